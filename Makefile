@@ -1,0 +1,128 @@
+# CUDA lab course. `make help` lists the targets.
+#
+# Every lab is a folder labs/labN with a manifest; the rules below are generated for each
+# one from its manifest, so adding a lab adds no line here (README.md, "Adding a lab").
+# Objects mirror their sources under build/obj, so one pattern rule compiles every file.
+
+SHELL := bash
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+include mk/cuda.mk mk/manifest.mk mk/catch2.mk
+
+LABS  := $(sort $(patsubst labs/%/manifest,%,$(wildcard labs/*/manifest)))
+IMPL  ?= student
+BUILD ?= build
+ARGS  ?=
+
+ifeq ($(filter $(IMPL),student solution),)
+$(error IMPL must be student or solution, not '$(IMPL)')
+endif
+
+CXX      ?= g++
+WARNINGS := -Wall -Wextra
+CXXFLAGS ?= -O2 -g
+NVCCFLAGS ?= -O3 -lineinfo
+CPPFLAGS += -Icommon -I$(CUDA_HOME)/include
+# Sources of a lab, its solution and its tests also see the lab's own headers.
+lab_include = $(if $(filter labs solutions tests,$(firstword $(subst /, ,$<))),-Ilabs/$(word 2,$(subst /, ,$<)))
+
+$(BUILD)/obj/%.cu.o: %.cu
+	@mkdir -p $(@D)
+	$(NVCC) -std=c++17 $(GENCODE) $(NVCCFLAGS) $(CPPFLAGS) $(lab_include) -Xcompiler "$(WARNINGS)" -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.cpp.o: %.cpp
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 $(CXXFLAGS) $(WARNINGS) $(CPPFLAGS) $(lab_include) -MMD -MP -c $< -o $@
+
+objects = $(patsubst %,$(BUILD)/obj/%.o,$(1))
+link = $(NVCC) $(GENCODE) $(1) -o $@ -L$(CUDA_HOME)/lib64
+
+COMMON_OBJ := $(call objects,$(filter-out common/gpu_limits_main.cpp,$(wildcard common/*.cpp)))
+
+# --- per-lab rules ------------------------------------------------------------------
+# $(call lab_sources,LAB): the driver's files, i.e. every source in labs/LAB except the
+# student files; driver.cu holds main() and is left out of the test binaries.
+lab_student_files = $(call manifest,$(1),student_files)
+lab_sources = $(filter-out $(addprefix labs/$(1)/,$(call lab_student_files,$(1))),$(wildcard labs/$(1)/*.cu labs/$(1)/*.cpp))
+lab_impl_sources = $(addprefix $(if $(filter solution,$(2)),solutions,labs)/$(1)/,$(call lab_student_files,$(1)))
+lab_bin = $(BUILD)/bin/$(1)-$(2)
+# The newest sweep of this lab, else the sample measured on a current GPU.
+lab_csv = $(or $(CSV),$(lastword $(sort $(wildcard results/$(1)/sweep-*.csv))),$(firstword $(wildcard labs/$(1)/sample/*.csv)))
+
+define lab_rules
+$(call lab_bin,$(1),student): $(call objects,$(call lab_sources,$(1)) $(call lab_impl_sources,$(1),student)) $(COMMON_OBJ)
+	@mkdir -p $$(@D)
+	$$(call link,$$^ $(call manifest,$(1),libraries))
+$(call lab_bin,$(1),solution): $(call objects,$(call lab_sources,$(1)) $(call lab_impl_sources,$(1),solution)) $(COMMON_OBJ)
+	@mkdir -p $$(@D)
+	$$(call link,$$^ $(call manifest,$(1),libraries))
+
+$(1)-build: $(call lab_bin,$(1),$(IMPL))
+$(1): $(1)-build
+	$(call lab_bin,$(1),$(IMPL)) $(call manifest,$(1),run.default) $$(ARGS)
+$(1)-sweep: $(1)-build
+	@mkdir -p results/$(1)
+	labs/$(1)/sweep.sh $(call lab_bin,$(1),$(IMPL)) results/$(1)/sweep-$$$$(date +%Y%m%d-%H%M%S).csv
+$(1)-plots:
+	mk/plot.sh $(1) "$(call lab_csv,$(1))" results/$(1)
+$(1)-memcheck $(1)-racecheck: $(1)-%: $(1)-build
+	mk/sanitize.sh $$* $(call lab_bin,$(1),$(IMPL)) $(call manifest,$(1),case.$(call manifest,$(1),sanitize.case).args)
+.PHONY: $(1) $(1)-build $(1)-sweep $(1)-plots $(1)-memcheck $(1)-racecheck
+endef
+$(foreach lab,$(LABS),$(eval $(call lab_rules,$(lab))))
+
+# --- GPU limits ---------------------------------------------------------------------------
+$(BUILD)/bin/gpu-limits: $(call objects,common/gpu_limits_main.cpp) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(call link,$^)
+limits: $(BUILD)/bin/gpu-limits
+	$(BUILD)/bin/gpu-limits
+.PHONY: limits
+
+# --- tests --------------------------------------------------------------------------------
+# One Catch2 binary per folder of tests/: tests/common tests the helpers, tests/LAB the
+# lab's CPU reference and, on a GPU, every solution rung.
+TEST_DIRS := $(sort $(patsubst tests/%/,%,$(dir $(wildcard tests/*/*.cpp tests/*/*.cu))))
+test_sources = $(wildcard tests/$(1)/*.cpp tests/$(1)/*.cu) tests/catch_main.cpp \
+    $(if $(filter $(1),$(LABS)),$(filter-out labs/$(1)/driver.cu,$(call lab_sources,$(1))) $(call lab_impl_sources,$(1),solution))
+
+define test_rules
+$(BUILD)/tests/$(1): $(call objects,$(call test_sources,$(1))) $(COMMON_OBJ)
+	@mkdir -p $$(@D)
+	$$(call link,$$^ $(CATCH2_LIBS) $(if $(filter $(1),$(LABS)),$(call manifest,$(1),libraries)))
+endef
+$(foreach dir,$(TEST_DIRS),$(eval $(call test_rules,$(dir))))
+
+TEST_BINARIES := $(addprefix $(BUILD)/tests/,$(TEST_DIRS))
+LAB_BINARIES := $(foreach lab,$(LABS),$(call lab_bin,$(lab),student) $(call lab_bin,$(lab),solution))
+
+check-catch2:
+	@$(if $(CATCH2_FOUND),true,echo "Catch2 was not found: install it with 'sudo apt-get install catch2' (README.md, Prerequisites)" >&2; exit 1)
+test-build: check-catch2 $(TEST_BINARIES) $(LAB_BINARIES) $(BUILD)/bin/gpu-limits
+test: test-build
+	BUILD=$(BUILD) tests/run.sh
+.PHONY: check-catch2 test-build test
+
+# --- housekeeping ---------------------------------------------------------------------------
+clean:
+	rm -rf $(BUILD)
+.PHONY: clean
+
+help:
+	@echo "Labs: $(LABS)"
+	@echo
+	@echo "  make labN                 build your labs/labN and run its default case"
+	@echo "  make labN ARGS='--m 512'  ... with options added (make labN ARGS=--help lists them)"
+	@echo "  make labN IMPL=solution   the same with the reference solution (instructor copy)"
+	@echo "  make labN-sweep           run the lab's experiment into results/labN/sweep-DATE.csv"
+	@echo "  make labN-plots           draw the figures of the newest sweep (or the sample) as PNG"
+	@echo "  make labN-memcheck        run a small case under compute-sanitizer (also -racecheck)"
+	@echo "  make limits               print this GPU's launch limits"
+	@echo "  make test                 build everything and run the tests"
+	@echo "  make clean                remove build/"
+	@echo
+	@echo "Building for compute capabilities: $(CUDA_ARCH) (set CUDA_ARCH to change)"
+.PHONY: help
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,13 @@
+// Exit codes shared by every lab driver, so make, the tests and the grader can tell
+// "your kernel is wrong" from "your command line is wrong" from "this machine has no GPU".
+#pragma once
+
+namespace exit_code {
+constexpr int ok = 0;
+constexpr int wrong_result = 1;     // a rung ran but its output failed verification
+constexpr int bad_usage = 2;        // bad argument, or a launch refused by a hardware limit
+constexpr int no_gpu = 3;           // no usable CUDA device
+constexpr int kernel_crashed = 4;   // a kernel faulted; the CUDA context is lost
+constexpr int kernel_timeout = 5;   // a kernel ran past the time limit (endless loop?)
+constexpr int io_error = 6;         // a file could not be read or written
+}  // namespace exit_code

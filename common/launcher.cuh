@@ -1,0 +1,72 @@
+// The one way a student's code launches a kernel:
+//
+//     launch(my_kernel, grid, block, dynamic_shared_bytes, arg1, arg2, ...);
+//
+// instead of my_kernel<<<grid, block, dynamic_shared_bytes>>>(arg1, arg2, ...).
+// The launcher checks the configuration against this GPU's limits first (and refuses it
+// with the limit's name and value), opts in to more than 48 KB of dynamic shared memory
+// when a kernel asks for it, checks the launch, and counts launches so the driver can
+// tell an unfinished rung (no launch) from a finished one.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <utility>
+#include <vector>
+
+#include "cuda_check.hpp"
+#include "launch_limits.hpp"
+
+class Launcher {
+public:
+    Launcher(const cudaDeviceProp& gpu, cudaStream_t stream) : gpu_(gpu), stream_(stream) {}
+
+    template <typename... Params, typename... Args>
+    void operator()(void (*kernel)(Params...), dim3 grid, dim3 block, size_t dynamic_shared_bytes,
+                    Args&&... args) {
+        LaunchConfig config{grid, block, dynamic_shared_bytes};
+        prepare(reinterpret_cast<const void*>(kernel), config);
+        kernel<<<grid, block, dynamic_shared_bytes, stream_>>>(std::forward<Args>(args)...);
+        CUDA_CHECK_LAUNCH();
+        ++launches_;
+        last_ = config;
+    }
+
+    int launches() const { return launches_; }
+    void reset_count() { launches_ = 0; }
+    const LaunchConfig& last_config() const { return last_; }
+    cudaStream_t stream() const { return stream_; }
+
+private:
+    struct Checked {
+        const void* kernel;
+        LaunchConfig config;
+    };
+
+    // Checks once per kernel and configuration: the timed loop must not pay for it.
+    void prepare(const void* kernel, const LaunchConfig& c) {
+        for (const Checked& seen : checked_)
+            if (seen.kernel == kernel && same(seen.config, c)) return;
+        cudaFuncAttributes attributes{};
+        CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+        KernelResources resources{attributes.numRegs, attributes.sharedSizeBytes,
+                                  attributes.maxThreadsPerBlock};
+        if (check_launch_limits(gpu_, resources, c))
+            CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            int(c.dynamic_shared_bytes)));
+        checked_.push_back({kernel, c});
+    }
+
+    static bool same(const LaunchConfig& a, const LaunchConfig& b) {
+        return a.grid.x == b.grid.x && a.grid.y == b.grid.y && a.grid.z == b.grid.z &&
+               a.block.x == b.block.x && a.block.y == b.block.y && a.block.z == b.block.z &&
+               a.dynamic_shared_bytes == b.dynamic_shared_bytes;
+    }
+
+    const cudaDeviceProp& gpu_;
+    cudaStream_t stream_;
+    int launches_ = 0;
+    LaunchConfig last_{};
+    std::vector<Checked> checked_;
+};
+
+inline unsigned ceil_div(unsigned a, unsigned b) { return (a + b - 1) / b; }

@@ -1,0 +1,146 @@
+#include "result_files.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+const char* dtype_name(DType t) {
+    switch (t) {
+        case DType::f32: return "f32";
+        case DType::f64: return "f64";
+        case DType::i32: return "i32";
+        case DType::u32: return "u32";
+    }
+    return "?";
+}
+
+size_t dtype_size(DType t) { return t == DType::f64 ? 8 : 4; }
+
+bool parse_dtype(const std::string& name, DType& t) {
+    for (DType candidate : {DType::f32, DType::f64, DType::i32, DType::u32})
+        if (name == dtype_name(candidate)) {
+            t = candidate;
+            return true;
+        }
+    return false;
+}
+
+double element(DType t, const char* p) {
+    switch (t) {
+        case DType::f32: { float v; std::memcpy(&v, p, 4); return v; }
+        case DType::f64: { double v; std::memcpy(&v, p, 8); return v; }
+        case DType::i32: { int32_t v; std::memcpy(&v, p, 4); return v; }
+        case DType::u32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    }
+    return 0;
+}
+
+}  // namespace
+
+void write_output_array(const std::string& path, DType dtype, const void* values, size_t count,
+                        const double* bound) {
+    std::string temporary = path + ".partial";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out) throw std::runtime_error("cannot write " + temporary);
+        out << "labout 1 " << dtype_name(dtype) << ' ' << count << ' ' << (bound ? 1 : 0) << '\n';
+        out.write(static_cast<const char*>(values), std::streamsize(count * dtype_size(dtype)));
+        if (bound) out.write(reinterpret_cast<const char*>(bound), std::streamsize(count * sizeof(double)));
+        if (!out.flush()) throw std::runtime_error("cannot write " + temporary);
+    }
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot write " + path);
+}
+
+OutputArray read_output_array(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw FormatError("missing output file " + path);
+    std::string header;
+    std::getline(in, header);
+    std::istringstream fields(header);
+    std::string magic, version, dtype;
+    unsigned long long count = 0;
+    int has_bound = -1;
+    OutputArray array;
+    if (!(fields >> magic >> version >> dtype >> count >> has_bound) || magic != "labout" || version != "1" ||
+        !parse_dtype(dtype, array.dtype) || (has_bound != 0 && has_bound != 1))
+        throw FormatError(path + ": not a lab output file (bad header)");
+    size_t width = dtype_size(array.dtype);
+    if (count > (1ull << 31)) throw FormatError(path + ": implausible element count " + std::to_string(count));
+    std::vector<char> raw(count * width);
+    if (!in.read(raw.data(), std::streamsize(raw.size())))
+        throw FormatError(path + ": truncated (expected " + std::to_string(count) + " values)");
+    array.values.resize(count);
+    for (size_t i = 0; i < count; ++i) array.values[i] = element(array.dtype, raw.data() + i * width);
+    if (has_bound) {
+        array.bound.resize(count);
+        if (!in.read(reinterpret_cast<char*>(array.bound.data()), std::streamsize(count * sizeof(double))))
+            throw FormatError(path + ": truncated error bounds");
+    }
+    if (in.peek() != std::char_traits<char>::eof()) throw FormatError(path + ": trailing bytes after the data");
+    return array;
+}
+
+std::string escape_field(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '\\') out += "\\\\";
+        else if (c == '\t') out += "\\t";
+        else if (c == '\n') out += "\\n";
+        else out += c;
+    }
+    return out;
+}
+
+std::string unescape_field(const std::string& text) {
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\\' || i + 1 == text.size()) {
+            out += text[i];
+            continue;
+        }
+        char next = text[++i];
+        out += next == 't' ? '\t' : next == 'n' ? '\n' : next;
+    }
+    return out;
+}
+
+ResultsWriter::ResultsWriter(const std::string& path) : file_(std::fopen(path.c_str(), "w")) {
+    if (!file_) throw std::runtime_error("cannot write " + path);
+}
+
+ResultsWriter::~ResultsWriter() {
+    if (file_) std::fclose(file_);
+}
+
+void ResultsWriter::write(const Record& record) {
+    std::string line;
+    for (const auto& [key, value] : record) line += (line.empty() ? "" : "\t") + key + "=" + escape_field(value);
+    std::fprintf(file_, "%s\n", line.c_str());
+    std::fflush(file_);
+}
+
+std::vector<Record> read_results(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw FormatError("missing results file " + path);
+    std::vector<Record> records;
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        if (line.empty()) continue;
+        Record record;
+        std::istringstream fields(line);
+        std::string field;
+        while (std::getline(fields, field, '\t')) {
+            size_t eq = field.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw FormatError(path + ":" + std::to_string(number) + ": field without key=value: " + field);
+            record[field.substr(0, eq)] = unescape_field(field.substr(eq + 1));
+        }
+        records.push_back(std::move(record));
+    }
+    return records;
+}

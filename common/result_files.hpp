@@ -1,0 +1,56 @@
+// The files a driver writes with --out DIR, read by the grader's checker. They are the
+// only channel from a run to the gradebook: what the program prints never counts.
+//
+//   DIR/results.tsv   one line per record: tab-separated key=value fields, written and
+//                     flushed as each part finishes, so a crash keeps what came before.
+//   DIR/<name>.out    one output array: the line "labout 1 <dtype> <count> <has_bound>",
+//                     then <count> raw little-endian values of <dtype> (f32, f64, i32,
+//                     u32), then, when has_bound is 1, <count> f64 error bounds: how far
+//                     this output may lie from the exact answer, derived by the trusted
+//                     driver from the arithmetic (only the reference run's bounds are used).
+//
+// Formats are described for people in grading/FORMATS.md.
+#pragma once
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+enum class DType { f32, f64, i32, u32 };
+
+struct OutputArray {
+    DType dtype = DType::f64;
+    std::vector<double> values;
+    std::vector<double> bound;  // empty when the file carries none
+};
+
+struct FormatError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Writes atomically (a temporary file renamed into place). Throws std::runtime_error.
+void write_output_array(const std::string& path, DType dtype, const void* values, size_t count,
+                        const double* bound);
+// Throws FormatError on a missing, truncated or malformed file.
+OutputArray read_output_array(const std::string& path);
+
+using Record = std::map<std::string, std::string>;
+
+class ResultsWriter {
+public:
+    explicit ResultsWriter(const std::string& path);  // truncates; throws on failure
+    ~ResultsWriter();
+    ResultsWriter(const ResultsWriter&) = delete;
+    ResultsWriter& operator=(const ResultsWriter&) = delete;
+    void write(const Record& record);  // one line, flushed at once
+
+private:
+    std::FILE* file_ = nullptr;
+};
+
+std::vector<Record> read_results(const std::string& path);  // throws FormatError
+
+// Tabs, line breaks and backslashes inside values are escaped as \t, \n, \\.
+std::string escape_field(const std::string& text);
+std::string unescape_field(const std::string& text);

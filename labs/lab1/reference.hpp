@@ -1,0 +1,30 @@
+// The CPU reference for lab 1 and the error bound that decides what "correct" means.
+//
+// A float dot product of length K, summed in any order (with or without FMA), differs
+// from the exact value by at most gamma_K * sum_k |a_k| |b_k|, gamma_K = K u / (1 - K u),
+// u = 2^-24 (Higham, Accuracy and Stability of Numerical Algorithms, section 3.1). The
+// reference is computed in double, whose own error is a billion times smaller, so a GPU
+// element passes when |gpu - reference| <= gamma_K * (|A| |B|)_ij. No kernel that is
+// right can fail this; a kernel that drops or repeats even one product almost surely does.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+double float_dot_gamma(int K);  // gamma_K for float32
+
+struct MatmulReference {
+    std::vector<double> value;  // (A B)_ij
+    std::vector<double> bound;  // gamma_K (|A| |B|)_ij
+};
+
+// The whole M x N product. Costs M N K multiply-adds, twice.
+MatmulReference matmul_reference(const float* A, const float* B, int M, int N, int K);
+
+// Only the elements at `positions` (row * N + col): for sizes where the whole product
+// would take the CPU too long.
+MatmulReference matmul_reference_at(const float* A, const float* B, int M, int N, int K,
+                                    const std::vector<size_t>& positions);
+
+// Which elements a sampled check looks at: the first and last rows and columns (where
+// bounds checks go wrong) and `random_count` others, reproducibly from `seed`.
+std::vector<size_t> sample_positions(int M, int N, size_t random_count, unsigned long long seed);

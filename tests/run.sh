@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Runs every test of the course and prints one closing line: "N passed, N failed, N skipped".
+#
+#   - each Catch2 binary in $BUILD/tests (one per folder of tests/); where no CUDA device
+#     is usable, tests tagged [gpu] are left out and counted as skipped, never as passed;
+#   - each script tests/scripts/*.sh: exit 0 passes, 77 is skipped (it says why), else fails.
+# Counts are test cases. The exit status is 0 only when nothing failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+passed=0 failed=0 skipped=0
+
+if "$BUILD/bin/gpu-limits" >/dev/null 2>&1; then
+    gpu=yes
+    echo "GPU: $("$BUILD/bin/gpu-limits" | head -1)"
+else
+    gpu=no
+    echo "No usable CUDA device here: tests tagged [gpu] are skipped."
+fi
+
+# The number in Catch2's "N matching test cases" line (2.x and 3.x both print it).
+count_tests() { "$1" --list-tests "$2" 2>/dev/null | grep -oE '^[0-9]+ matching test case' | grep -oE '^[0-9]+' || echo 0; }
+
+for binary in "$BUILD"/tests/*; do
+    [[ -x $binary && -f $binary ]] || continue
+    name=${binary##*/}
+    filter=()
+    if [[ $gpu == no ]]; then
+        gpu_tests=$(count_tests "$binary" "[gpu]")
+        skipped=$((skipped + gpu_tests))
+        ((gpu_tests > 0)) && echo "SKIP  $name: $gpu_tests GPU test cases (no CUDA device)"
+        filter=("~[gpu]")
+        [[ $(count_tests "$binary" "~[gpu]") == 0 ]] && continue
+    fi
+    echo "== $name"
+    log=$(mktemp)
+    "$binary" "${filter[@]}" 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    if line=$(grep -E '^test cases: +[0-9]+' "$log" | tail -1) && [[ -n $line ]]; then
+        p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
+        f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
+        s=$(grep -oE '[0-9]+ skipped' <<<"$line" | grep -oE '[0-9]+' || echo 0)
+    elif line=$(grep -oE 'All tests passed \([0-9]+ assertions? in [0-9]+ test cases?\)' "$log" | tail -1) && [[ -n $line ]]; then
+        p=$(grep -oE 'in [0-9]+' <<<"$line" | grep -oE '[0-9]+'); f=0; s=0
+    else
+        p=0; f=1; s=0  # crashed before its summary
+    fi
+    rm -f "$log"
+    ((status != 0 && f == 0)) && f=1
+    passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+done
+
+for script in tests/scripts/*.sh; do
+    [[ -f $script ]] || continue
+    name=${script##*/}
+    log=$(mktemp)
+    BUILD=$BUILD GPU=$gpu bash "$script" >"$log" 2>&1
+    status=$?
+    case $status in
+        0) passed=$((passed + 1)); echo "PASS  $name" ;;
+        77) skipped=$((skipped + 1)); echo "SKIP  $name: $(tail -1 "$log")" ;;
+        *) failed=$((failed + 1)); echo "FAIL  $name (exit $status):"; sed 's/^/      /' "$log" | tail -40 ;;
+    esac
+    rm -f "$log"
+done
+
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
+((failed == 0))
