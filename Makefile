@@ -104,6 +104,9 @@ test: test-build
 	BUILD=$(BUILD) tests/run.sh
 .PHONY: check-catch2 test-build test
 
+# --- grading and the student distribution (grading/README.md) ---------------------------------
+-include mk/grading.mk
+
 # --- housekeeping ---------------------------------------------------------------------------
 clean:
 	rm -rf $(BUILD)
