@@ -24,8 +24,9 @@ WARNINGS := -Wall -Wextra
 CXXFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
 CPPFLAGS += -Icommon -I$(CUDA_HOME)/include
-# Sources of a lab, its solution and its tests also see the lab's own headers.
-lab_include = $(if $(filter labs solutions tests,$(firstword $(subst /, ,$<))),-Ilabs/$(word 2,$(subst /, ,$<)))
+# Sources of a lab, its solution and its tests also see the lab's own headers; tests see tests/.
+lab_include = $(if $(filter labs solutions tests,$(firstword $(subst /, ,$<))),-Ilabs/$(word 2,$(subst /, ,$<))) \
+              $(if $(filter tests,$(firstword $(subst /, ,$<))),-Itests)
 
 $(BUILD)/obj/%.cu.o: %.cu
 	@mkdir -p $(@D)

@@ -13,11 +13,11 @@ ArgParser::ArgParser(std::string program, std::string summary)
 
 void ArgParser::option(const std::string& name, const std::string& value_name,
                        const std::string& default_value, const std::string& help) {
-    options_.push_back({name, value_name, default_value, help, false, false});
+    options_.push_back({name, value_name, default_value, default_value, help, false, false});
 }
 
 void ArgParser::flag(const std::string& name, const std::string& help) {
-    options_.push_back({name, "", "", help, true, false});
+    options_.push_back({name, "", "", "", help, true, false});
 }
 
 ArgParser::Option* ArgParser::lookup(const std::string& name) {
@@ -70,7 +70,7 @@ std::string ArgParser::usage() const {
         if (left.size() < 24) left.resize(24, ' ');
         else left += "  ";
         text += left + o.help;
-        if (!o.is_flag && !o.value.empty()) text += " (default " + o.value + ")";
+        if (!o.is_flag && !o.default_value.empty()) text += " (default " + o.default_value + ")";
         text += "\n";
     }
     return text;

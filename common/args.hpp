@@ -25,7 +25,7 @@ public:
 
 private:
     struct Option {
-        std::string name, value_name, value, help;
+        std::string name, value_name, value, default_value, help;
         bool is_flag = false;
         bool given = false;
     };

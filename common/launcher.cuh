@@ -20,6 +20,7 @@ class Launcher {
 public:
     Launcher(const cudaDeviceProp& gpu, cudaStream_t stream) : gpu_(gpu), stream_(stream) {}
 
+#ifdef __CUDACC__  // host-only files (the tests, compiled by g++) hold and pass launchers
     template <typename... Params, typename... Args>
     void operator()(void (*kernel)(Params...), dim3 grid, dim3 block, size_t dynamic_shared_bytes,
                     Args&&... args) {
@@ -30,6 +31,7 @@ public:
         ++launches_;
         last_ = config;
     }
+#endif
 
     int launches() const { return launches_; }
     void reset_count() { launches_ = 0; }

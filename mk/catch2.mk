@@ -1,6 +1,8 @@
 # Catch2: version 3 (Ubuntu 24.04, the GPU machines) is a compiled library, version 2
 # (Debian 12) a single header. tests/catch.hpp includes whichever is there.
-CATCH2_V3 := $(shell printf '\#include <catch2/catch_test_macros.hpp>\n' | $(CXX) -std=c++17 -x c++ -E - >/dev/null 2>&1 && echo yes)
-CATCH2_V2 := $(shell printf '\#include <catch2/catch.hpp>\n' | $(CXX) -std=c++17 -x c++ -E - >/dev/null 2>&1 && echo yes)
+hash := \#
+has_header = $(shell printf '$(hash)include <$(1)>\n' | $(CXX) -std=c++17 -x c++ -E - >/dev/null 2>&1 && echo yes)
+CATCH2_V3 := $(call has_header,catch2/catch_test_macros.hpp)
+CATCH2_V2 := $(call has_header,catch2/catch.hpp)
 CATCH2_LIBS := $(if $(CATCH2_V3),-lCatch2)
 CATCH2_FOUND := $(or $(CATCH2_V3),$(CATCH2_V2))

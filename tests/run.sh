@@ -18,8 +18,13 @@ else
     echo "No usable CUDA device here: tests tagged [gpu] are skipped."
 fi
 
-# The number in Catch2's "N matching test cases" line (2.x and 3.x both print it).
-count_tests() { "$1" --list-tests "$2" 2>/dev/null | grep -oE '^[0-9]+ matching test case' | grep -oE '^[0-9]+' || echo 0; }
+# The number in Catch2's "N matching test cases" line (2.x and 3.x both print it; 2.x
+# also returns the count as its exit status, hence the `|| true`).
+count_tests() {
+    local n
+    n=$({ "$1" --list-tests "$2" 2>/dev/null || true; } | grep -oE '^[0-9]+ matching test case' | grep -oE '^[0-9]+')
+    echo "${n:-0}"
+}
 
 for binary in "$BUILD"/tests/*; do
     [[ -x $binary && -f $binary ]] || continue

@@ -6,7 +6,6 @@
 #include <cublas_v2.h>
 
 #include <cstdio>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,46 +18,12 @@
 #include "matmul.h"
 #include "random_data.hpp"
 #include "reference.hpp"
+#include "rungs.hpp"
 #include "result_files.hpp"
 #include "stats.hpp"
 #include "table.hpp"
 
 namespace {
-
-struct Rung {
-    const char* name;
-    bool uses_tile;  // the --tile option shapes its blocks
-    std::function<void(const MatmulProblem&, int tile, Launcher&)> run;
-};
-
-const std::vector<Rung>& all_rungs() {
-    static const std::vector<Rung> rungs = {
-        {"naive", true, matmul_naive},
-        {"tiled", true, matmul_tiled},
-        {"dynamic", true, matmul_dynamic},
-        {"coarse2", false, [](const MatmulProblem& p, int, Launcher& l) { matmul_coarse2(p, l); }},
-        {"regblock", false, [](const MatmulProblem& p, int, Launcher& l) { matmul_regblock(p, l); }},
-    };
-    return rungs;
-}
-
-std::vector<const Rung*> select_rungs(const std::string& text) {
-    std::vector<const Rung*> chosen;
-    if (text == "all") {
-        for (const Rung& r : all_rungs()) chosen.push_back(&r);
-        return chosen;
-    }
-    std::string names;
-    for (const Rung& r : all_rungs()) names += std::string(names.empty() ? "" : ", ") + r.name;
-    for (const std::string& wanted : split_list(text)) {
-        const Rung* found = nullptr;
-        for (const Rung& r : all_rungs())
-            if (wanted == r.name) found = &r;
-        if (!found) fail(exit_code::bad_usage, "--rung: no rung named '" + wanted + "' (rungs: " + names + ", or all)");
-        chosen.push_back(found);
-    }
-    return chosen;
-}
 
 // Device buffer that frees itself, unless the context is already lost.
 struct DeviceFloats {

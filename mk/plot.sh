@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Draws a lab's figures from one sweep CSV with the lab's gnuplot script.
+#
+#   mk/plot.sh LAB CSV OUTDIR        (make LAB-plots calls it; make LAB-plots CSV=path)
+#
+# Runs  gnuplot -e "csv='CSV'; outdir='OUTDIR'" labs/LAB/plots.gp  from the repository root
+# and lists the PNG files it wrote. The same for every lab: what is drawn is up to
+# labs/LAB/plots.gp. Exit status 0 when at least one figure was written, else 1
+# (2 for bad usage).
+set -uo pipefail
+
+if [[ $# -ne 3 ]]; then
+    echo "usage: $0 LAB CSV OUTDIR   (from make: make LAB-plots, or make LAB-plots CSV=path)" >&2
+    exit 2
+fi
+lab=$1 csv=$2 outdir=$3
+cd "$(dirname "$0")/.." || exit 2
+script=labs/$lab/plots.gp
+
+if [[ ! -f $script ]]; then
+    echo "error: $script does not exist: lab '$lab' has no figures to draw" >&2
+    exit 2
+fi
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "error: gnuplot is not installed: sudo apt-get install gnuplot-nox (Debian/Ubuntu)" >&2
+    exit 1
+fi
+if [[ -z $csv ]]; then
+    echo "error: no sweep yet: run make $lab-sweep, or pass CSV=path" >&2
+    exit 1
+fi
+if [[ ! -e $csv ]]; then
+    echo "error: $csv does not exist: run make $lab-sweep, or pass CSV=path to an existing sweep" >&2
+    exit 1
+fi
+if [[ ! -f $csv || ! -r $csv ]]; then
+    echo "error: $csv is not a readable file" >&2
+    exit 1
+fi
+# Non-empty: at least one line that is neither blank nor a "# ..." comment.
+if ! grep -q -v -E '^[[:space:]]*(#|$)' "$csv"; then
+    echo "error: $csv holds no results (empty, or comments only: did every run of the sweep fail?)" >&2
+    exit 1
+fi
+# gnuplot reads the names between single quotes, where nothing is escaped.
+for path in "$csv" "$outdir"; do
+    if [[ $path == *"'"* ]]; then
+        echo "error: $path: a path with a single quote cannot be handed to gnuplot" >&2
+        exit 2
+    fi
+done
+mkdir -p "$outdir" || { echo "error: cannot create the folder $outdir" >&2; exit 1; }
+
+marker=$(mktemp) || exit 1
+trap 'rm -f "$marker"' EXIT
+sleep 0.01 2>/dev/null || true  # the figures' times must be later than the marker's
+echo "plotting $csv into $outdir/ with $script" >&2
+if ! gnuplot -e "csv='$csv'; outdir='$outdir'" "$script"; then
+    echo "error: gnuplot failed on $script (its message is above)" >&2
+    exit 1
+fi
+
+mapfile -t written < <(find "$outdir" -maxdepth 1 -type f -name '*.png' -newer "$marker" | sort)
+if ((${#written[@]} == 0)); then
+    echo "error: gnuplot ran but wrote no PNG into $outdir" >&2
+    exit 1
+fi
+echo "figures written:"
+printf '  %s\n' "${written[@]}"

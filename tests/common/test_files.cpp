@@ -1,0 +1,111 @@
+// The files between a run and the grader, and the manifest reader.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "catch.hpp"
+#include "manifest.hpp"
+#include "result_files.hpp"
+
+namespace {
+std::string temp_path(const std::string& name) {
+    return std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/labtest-" +
+           std::to_string(::getpid()) + "-" + name;
+}
+}  // namespace
+
+TEST_CASE("output arrays round-trip with and without bounds", "[files]") {
+    std::string path = temp_path("a.out");
+    float values[] = {1.5f, -2.25f, 1e-30f};
+    double bound[] = {0.1, 0.2, 0.3};
+    write_output_array(path, DType::f32, values, 3, bound);
+    OutputArray a = read_output_array(path);
+    CHECK(a.dtype == DType::f32);
+    CHECK(a.values == std::vector<double>{1.5, -2.25, double(1e-30f)});
+    CHECK(a.bound == std::vector<double>{0.1, 0.2, 0.3});
+    int ints[] = {7, -1};
+    write_output_array(path, DType::i32, ints, 2, nullptr);
+    a = read_output_array(path);
+    CHECK(a.values == std::vector<double>{7, -1});
+    CHECK(a.bound.empty());
+    std::remove(path.c_str());
+}
+
+TEST_CASE("malformed output arrays are rejected with the reason", "[files]") {
+    std::string path = temp_path("bad.out");
+    CHECK_THROWS_AS(read_output_array(path + ".missing"), FormatError);
+    auto write = [&](const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; };
+    write("hello\n");
+    CHECK_THROWS_AS(read_output_array(path), FormatError);
+    write("labout 1 f32 4 0\n" + std::string(8, 'x'));  // 2 of 4 values
+    CHECK_THROWS_AS(read_output_array(path), FormatError);
+    write("labout 1 f32 1 0\n" + std::string(8, 'x'));  // trailing bytes
+    CHECK_THROWS_AS(read_output_array(path), FormatError);
+    write("labout 1 f16 1 0\nxx");
+    CHECK_THROWS_AS(read_output_array(path), FormatError);
+    std::remove(path.c_str());
+}
+
+TEST_CASE("results records keep tabs and newlines inside values", "[files]") {
+    std::string path = temp_path("results.tsv");
+    {
+        ResultsWriter w(path);
+        w.write({{"part", "naive"}, {"message", "line one\nline\ttwo \\ end"}});
+        w.write({{"part", "tiled"}, {"status", "ran"}});
+    }
+    std::vector<Record> r = read_results(path);
+    REQUIRE(r.size() == 2);
+    CHECK(r[0]["message"] == "line one\nline\ttwo \\ end");
+    CHECK(r[1]["status"] == "ran");
+    std::ofstream(path) << "part=x\tnonsense\n";
+    CHECK_THROWS_AS(read_results(path), FormatError);
+    std::remove(path.c_str());
+}
+
+TEST_CASE("manifest: values, lists, case fallbacks and errors with line numbers", "[manifest]") {
+    Manifest m = Manifest::parse(
+        "# comment\n\ntitle = Matrix # not a comment\ncases = a b\n"
+        "time_limit = 60\ncase.a.time_limit = 5\ncase.a.args = --m 1 --n 2\n",
+        "test");
+    CHECK(m.get("title") == "Matrix # not a comment");
+    CHECK(m.list("cases") == std::vector<std::string>{"a", "b"});
+    CHECK(m.case_value("a", "time_limit", "") == "5");
+    CHECK(m.case_value("b", "time_limit", "") == "60");
+    CHECK(m.case_value("b", "points", "1") == "1");
+    CHECK(m.number("time_limit", 0) == 60);
+    CHECK(m.number("absent", 7) == 7);
+    CHECK_THROWS_WITH(m.get("absent"), LAB_CONTAINS("missing key 'absent'"));
+    CHECK_THROWS_WITH(Manifest::parse("a = 1\nb\n", "f"), LAB_CONTAINS("f:2"));
+    CHECK_THROWS_WITH(Manifest::parse("a = 1\na = 2\n", "f"), LAB_CONTAINS("set twice"));
+    CHECK_THROWS_WITH(Manifest::parse("a b = 1\n", "f"), LAB_CONTAINS("bad key"));
+    CHECK_THROWS_AS(Manifest::parse("x = abc\n", "f").number("x", 0), ManifestError);
+}
+
+TEST_CASE("every lab's manifest parses and names files that exist", "[manifest]") {
+    int labs = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("labs")) {
+        std::string lab = entry.path().filename().string();
+        if (!std::filesystem::exists(entry.path() / "manifest")) continue;
+        ++labs;
+        INFO("lab " << lab);
+        Manifest m = Manifest::load((entry.path() / "manifest").string());
+        CHECK_FALSE(m.list("student_files").empty());
+        for (const std::string& file : m.list("student_files")) {
+            CHECK(std::ifstream("labs/" + lab + "/" + file).good());
+            CHECK(std::ifstream("solutions/" + lab + "/" + file).good());
+        }
+        CHECK_FALSE(m.list("parts").empty());
+        CHECK_FALSE(m.list("cases").empty());
+        for (const std::string& c : m.list("cases")) {
+            INFO("case " << c);
+            CHECK(m.has("case." + c + ".args"));
+            std::string visibility = m.case_value(c, "visibility", "");
+            CHECK((visibility == "public" || visibility == "hidden"));
+            CHECK(m.number("case." + c + ".points", 0) > 0);
+        }
+    }
+    CHECK(labs >= 1);
+}
