@@ -62,6 +62,8 @@ $(call lab_bin,$(1),solution): $(call objects,$(call lab_sources,$(1)) $(call la
 $(1)-build: $(call lab_bin,$(1),$(IMPL))
 $(1): $(1)-build
 	$(call lab_bin,$(1),$(IMPL)) $(call manifest,$(1),run.default) $$(ARGS)
+$(1)-bench: $(1)-build
+	$(call lab_bin,$(1),$(IMPL)) $(call manifest,$(1),bench.args) $$(ARGS)
 $(1)-sweep: $(1)-build
 	@mkdir -p results/$(1)
 	labs/$(1)/sweep.sh $(call lab_bin,$(1),$(IMPL)) results/$(1)/sweep-$$$$(date +%Y%m%d-%H%M%S).csv
@@ -69,7 +71,7 @@ $(1)-plots:
 	mk/plot.sh $(1) "$(call lab_csv,$(1))" results/$(1)
 $(1)-memcheck $(1)-racecheck: $(1)-%: $(1)-build
 	mk/sanitize.sh $$* $(call lab_bin,$(1),$(IMPL)) $(call manifest,$(1),case.$(call manifest,$(1),sanitize.case).args)
-.PHONY: $(1) $(1)-build $(1)-sweep $(1)-plots $(1)-memcheck $(1)-racecheck
+.PHONY: $(1) $(1)-build $(1)-bench $(1)-sweep $(1)-plots $(1)-memcheck $(1)-racecheck
 endef
 $(foreach lab,$(LABS),$(eval $(call lab_rules,$(lab))))
 
@@ -119,6 +121,7 @@ help:
 	@echo "  make labN                 build your labs/labN and run its default case"
 	@echo "  make labN ARGS='--m 512'  ... with options added (make labN ARGS=--help lists them)"
 	@echo "  make labN IMPL=solution   the same with the reference solution (instructor copy)"
+	@echo "  make labN-bench           the lab's benchmark case (lab1: 4096^3 against cuBLAS)"
 	@echo "  make labN-sweep           run the lab's experiment into results/labN/sweep-DATE.csv"
 	@echo "  make labN-plots           draw the figures of the newest sweep (or the sample) as PNG"
 	@echo "  make labN-memcheck        run a small case under compute-sanitizer (also -racecheck)"
