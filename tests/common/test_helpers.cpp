@@ -1,6 +1,7 @@
 // The common helpers every driver relies on: statistics, seeded data, comparison,
 // tables, the argument parser's non-fatal paths, and the launch-limit checks (against a
 // made-up GPU, so they run without one).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 

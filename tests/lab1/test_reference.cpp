@@ -1,4 +1,5 @@
 // Lab 1's CPU reference and error bound: the yardstick every rung is judged by.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
