@@ -111,6 +111,12 @@ test: test-build
 -include mk/grading.mk
 
 # --- housekeeping ---------------------------------------------------------------------------
+# What the tests (Catch2), the figures (gnuplot) and the grader's sandbox (bubblewrap) need.
+DEPS := catch2 gnuplot-nox bubblewrap
+deps:
+	$(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y $(DEPS)
+.PHONY: deps
+
 clean:
 	rm -rf $(BUILD)
 .PHONY: clean
@@ -127,6 +133,7 @@ help:
 	@echo "  make labN-memcheck        run a small case under compute-sanitizer (also -racecheck)"
 	@echo "  make limits               print this GPU's launch limits"
 	@echo "  make test                 build everything and run the tests"
+	@echo "  make deps                 install Catch2, gnuplot and bubblewrap with apt"
 	@echo "  make clean                remove build/"
 	@echo
 	@echo "Building for compute capabilities: $(CUDA_ARCH) (set CUDA_ARCH to change)"
