@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The lab1 driver as a student meets it: bad arguments get one clear line and exit 2; with
+# no GPU it says so and exits 3; on a GPU the starter shows every rung "not implemented"
+# (never PASS), the solution passes every rung, and a block over the limit is refused.
+set -uo pipefail
+BUILD=${BUILD:-build}
+student=$BUILD/bin/lab1-student solution=$BUILD/bin/lab1-solution
+failures=0
+expect() {  # expect STATUS TEXT -- command...: exit status and a line of its output
+    local want_status=$1 want_text=$2
+    shift 3
+    local output status
+    output=$("$@" 2>&1)
+    status=$?
+    if [[ $status != "$want_status" ]] || ! grep -qF -- "$want_text" <<<"$output"; then
+        echo "FAILED: $* -> exit $status (wanted $want_status, with '$want_text'):"
+        echo "$output" | head -20
+        failures=$((failures + 1))
+    fi
+}
+
+expect 2 "--m must be between 1 and 65536, got 0" -- "$student" --m 0
+expect 2 "--k must be a whole number, got '12x'" -- "$student" --k 12x
+expect 2 "no rung named 'fast'" -- "$student" --rung naive,fast
+expect 2 "unknown option --size" -- "$student" --size 4
+expect 2 "at most 2^31 - 1" -- "$student" --m 65536 --k 65536
+expect 2 "--check must be auto, full or sample" -- "$student" --check maybe
+expect 2 "--write-bounds needs --out DIR" -- "$student" --write-bounds
+expect 0 "usage: lab1 [options]" -- "$student" --help
+
+if [[ ${GPU:-no} != yes ]]; then
+    expect 3 "This lab needs an NVIDIA GPU" -- "$student"
+    output=$("$student" 2>&1)
+    if grep -qiE 'cudaError|terminate|core dumped|Aborted' <<<"$output"; then
+        echo "FAILED: the no-GPU message is not plain: $output"
+        failures=$((failures + 1))
+    fi
+else
+    output=$("$student" --m 67 --n 45 --k 33 2>&1)
+    status=$?
+    if [[ $status != 0 || $(grep -c "not implemented" <<<"$output") != 5 ]] || grep -vE '^cublas' <<<"$output" | grep -q PASS; then
+        echo "FAILED: the starter should show 5 rungs 'not implemented' and no PASS (exit $status):"
+        echo "$output"
+        failures=$((failures + 1))
+    fi
+    output=$("$solution" --m 67 --n 45 --k 33 2>&1)
+    if [[ $? != 0 || $(grep -cE '^(naive|tiled|dynamic|coarse2|regblock) .* PASS ' <<<"$output") != 5 ]]; then
+        echo "FAILED: the solution should pass all 5 rungs:"
+        echo "$output"
+        failures=$((failures + 1))
+    fi
+    expect 2 "threads exceeds this GPU's limit of 1024 threads per block (maxThreadsPerBlock)" -- "$solution" --tile 64 --rung naive --m 64 --n 64 --k 8
+    out=$(mktemp -d)
+    expect 0 "PASS" -- "$solution" --m 20 --n 30 --k 40 --out "$out" --write-bounds --rung naive,tiled
+    if [[ $(grep -c $'record=part' "$out/results.tsv") != 2 || ! -s $out/naive.out || ! -s $out/tiled.out ]]; then
+        echo "FAILED: --out should write results.tsv with 2 parts and naive.out, tiled.out"
+        ls -l "$out"; cat "$out/results.tsv"
+        failures=$((failures + 1))
+    fi
+    rm -rf "$out"
+fi
+((failures == 0))
