@@ -14,6 +14,9 @@ if [[ $# -ne 3 ]]; then
     exit 2
 fi
 lab=$1 csv=$2 outdir=$3
+# Paths are relative to where we were called from; labs/LAB/plots.gp to the repository root.
+absolute() { [[ -z $1 || $1 == /* ]] && printf '%s\n' "$1" || printf '%s\n' "$PWD/$1"; }
+csv_path=$(absolute "$csv") outdir_path=$(absolute "$outdir")
 cd "$(dirname "$0")/.." || exit 2
 script=labs/$lab/plots.gp
 
@@ -29,41 +32,43 @@ if [[ -z $csv ]]; then
     echo "error: no sweep yet: run make $lab-sweep, or pass CSV=path" >&2
     exit 1
 fi
-if [[ ! -e $csv ]]; then
+if [[ ! -e $csv_path ]]; then
     echo "error: $csv does not exist: run make $lab-sweep, or pass CSV=path to an existing sweep" >&2
     exit 1
 fi
-if [[ ! -f $csv || ! -r $csv ]]; then
+if [[ ! -f $csv_path || ! -r $csv_path ]]; then
     echo "error: $csv is not a readable file" >&2
     exit 1
 fi
 # Non-empty: at least one line that is neither blank nor a "# ..." comment.
-if ! grep -q -v -E '^[[:space:]]*(#|$)' "$csv"; then
+if ! grep -q -v -E '^[[:space:]]*(#|$)' "$csv_path"; then
     echo "error: $csv holds no results (empty, or comments only: did every run of the sweep fail?)" >&2
     exit 1
 fi
 # gnuplot reads the names between single quotes, where nothing is escaped.
-for path in "$csv" "$outdir"; do
+for path in "$csv_path" "$outdir_path"; do
     if [[ $path == *"'"* ]]; then
         echo "error: $path: a path with a single quote cannot be handed to gnuplot" >&2
         exit 2
     fi
 done
-mkdir -p "$outdir" || { echo "error: cannot create the folder $outdir" >&2; exit 1; }
+mkdir -p "$outdir_path" || { echo "error: cannot create the folder $outdir" >&2; exit 1; }
 
+# The figures written are the PNGs newer than this marker, dated a second back in case
+# the file system keeps whole seconds.
 marker=$(mktemp) || exit 1
 trap 'rm -f "$marker"' EXIT
-sleep 0.01 2>/dev/null || true  # the figures' times must be later than the marker's
+touch -d "@$(($(date +%s) - 1))" "$marker" 2>/dev/null || true
 echo "plotting $csv into $outdir/ with $script" >&2
-if ! gnuplot -e "csv='$csv'; outdir='$outdir'" "$script"; then
+if ! gnuplot -e "csv='$csv_path'; outdir='$outdir_path'" "$script"; then
     echo "error: gnuplot failed on $script (its message is above)" >&2
     exit 1
 fi
 
-mapfile -t written < <(find "$outdir" -maxdepth 1 -type f -name '*.png' -newer "$marker" | sort)
+mapfile -t written < <(find "$outdir_path" -maxdepth 1 -type f -name '*.png' -newer "$marker" | sort)
 if ((${#written[@]} == 0)); then
     echo "error: gnuplot ran but wrote no PNG into $outdir" >&2
     exit 1
 fi
 echo "figures written:"
-printf '  %s\n' "${written[@]}"
+for f in "${written[@]}"; do printf "  %s\n" "${outdir%/}/${f##*/}"; done
