@@ -5,7 +5,8 @@
 // instead of my_kernel<<<grid, block, dynamic_shared_bytes>>>(arg1, arg2, ...).
 // The launcher checks the configuration against this GPU's limits first (and refuses it
 // with the limit's name and value), opts in to more than 48 KB of dynamic shared memory
-// when a kernel asks for it, checks the launch, and counts launches so the driver can
+// when a kernel asks for it, turns a failed launch into LaunchRefused with the runtime's
+// reason, and counts launches so the driver can
 // tell an unfinished rung (no launch) from a finished one.
 #pragma once
 #include <cuda_runtime.h>
@@ -27,7 +28,9 @@ public:
         LaunchConfig config{grid, block, dynamic_shared_bytes};
         prepare(reinterpret_cast<const void*>(kernel), config);
         kernel<<<grid, block, dynamic_shared_bytes, stream_>>>(std::forward<Args>(args)...);
-        CUDA_CHECK_LAUNCH();
+        cudaError_t err = cudaGetLastError();
+        if (is_sticky_cuda_error(err)) CUDA_CHECK(err);  // an earlier kernel faulted: the context is lost
+        if (err != cudaSuccess) throw LaunchRefused("the launch failed: " + describe_cuda_error(err));
         ++launches_;
         last_ = config;
     }

@@ -101,7 +101,11 @@ public:
     Report(const Case& c, bool csv, const std::string& out_dir)
         : case_(c), csv_(csv), table_({{"rung", -9}, {"tile", 4}, {"block", -7}, {"threads", 7}, {"check", -15},
                                        {"median ms", 10}, {"GFLOP/s", 9}, {"% cuBLAS", 8}}) {
-        if (!out_dir.empty()) results_ = std::make_unique<ResultsWriter>(out_dir + "/results.tsv");
+        try {
+            if (!out_dir.empty()) results_ = std::make_unique<ResultsWriter>(out_dir + "/results.tsv");
+        } catch (const std::runtime_error& error) {
+            fail(exit_code::io_error, std::string(error.what()) + " (does the --out folder exist?)");
+        }
     }
 
     void start(const GpuInfo& gpu, const Expected& e) {
@@ -149,7 +153,8 @@ public:
 private:
     static std::string status_of(const std::string& check) {
         if (check == "PASS" || check == "FAIL") return "ran";
-        return check;  // not implemented / refused / crashed / timeout / error
+        if (check == "not implemented") return "not_implemented";
+        return check;  // refused / crashed / timeout / error
     }
 
     Case case_;
@@ -311,6 +316,12 @@ int main(int argc, char** argv) {
             any_refused = true;
             row.check = "refused";
             row.message = refusal.what();
+            report.add(row);
+            continue;
+        } catch (const std::exception& error) {  // anything else the student's host code throws
+            any_failed = true;
+            row.check = "error";
+            row.message = std::string("the rung threw an exception: ") + error.what();
             report.add(row);
             continue;
         }
