@@ -89,6 +89,8 @@ limits: $(BUILD)/bin/gpu-limits
 TEST_DIRS := $(sort $(patsubst tests/%/,%,$(dir $(wildcard tests/*/*.cpp tests/*/*.cu))))
 test_sources = $(wildcard tests/$(1)/*.cpp tests/$(1)/*.cu) tests/catch_main.cpp \
     $(if $(filter $(1),$(LABS)),$(filter-out labs/$(1)/driver.cu,$(call lab_sources,$(1))) $(call lab_impl_sources,$(1),solution))
+# The student distribution has no solutions/: its labs build and test the student side only.
+LABS_WITH_SOLUTION := $(foreach lab,$(LABS),$(if $(wildcard solutions/$(lab)/.),$(lab)))
 
 define test_rules
 $(BUILD)/tests/$(1): $(call objects,$(call test_sources,$(1))) $(COMMON_OBJ)
@@ -97,8 +99,9 @@ $(BUILD)/tests/$(1): $(call objects,$(call test_sources,$(1))) $(COMMON_OBJ)
 endef
 $(foreach dir,$(TEST_DIRS),$(eval $(call test_rules,$(dir))))
 
-TEST_BINARIES := $(addprefix $(BUILD)/tests/,$(TEST_DIRS))
-LAB_BINARIES := $(foreach lab,$(LABS),$(call lab_bin,$(lab),student) $(call lab_bin,$(lab),solution))
+TEST_BINARIES := $(addprefix $(BUILD)/tests/,$(filter-out $(filter-out $(LABS_WITH_SOLUTION),$(LABS)),$(TEST_DIRS)))
+LAB_BINARIES := $(foreach lab,$(LABS),$(call lab_bin,$(lab),student)) \
+                $(foreach lab,$(LABS_WITH_SOLUTION),$(call lab_bin,$(lab),solution))
 
 check-catch2:
 	@$(if $(CATCH2_FOUND),true,echo "Catch2 was not found: install it with 'sudo apt-get install catch2' (README.md, Prerequisites)" >&2; exit 1)
@@ -134,6 +137,7 @@ help:
 	@echo "  make limits               print this GPU's launch limits"
 	@echo "  make test                 build everything and run the tests"
 	@echo "  make deps                 install Catch2, gnuplot and bubblewrap with apt"
+	@$(if $(GRADING_HELP),printf '%s\n' "$$GRADING_HELP",true)
 	@echo "  make clean                remove build/"
 	@echo
 	@echo "Building for compute capabilities: $(CUDA_ARCH) (set CUDA_ARCH to change)"

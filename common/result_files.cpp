@@ -68,7 +68,15 @@ OutputArray read_output_array(const std::string& path) {
         !parse_dtype(dtype, array.dtype) || (has_bound != 0 && has_bound != 1))
         throw FormatError(path + ": not a lab output file (bad header)");
     size_t width = dtype_size(array.dtype);
-    if (count > (1ull << 31)) throw FormatError(path + ": implausible element count " + std::to_string(count));
+    // Believe the header's count only as far as the file's size does: a forged count must
+    // not make the reader allocate gigabytes.
+    std::streampos data_start = in.tellg();
+    in.seekg(0, std::ios::end);
+    unsigned long long data_bytes = static_cast<unsigned long long>(in.tellg() - data_start);
+    in.seekg(data_start);
+    unsigned long long expected_bytes = count * (width + (has_bound ? sizeof(double) : 0));
+    if (count > (1ull << 31) || expected_bytes > data_bytes)
+        throw FormatError(path + ": truncated (the header announces " + std::to_string(count) + " values)");
     std::vector<char> raw(count * width);
     if (!in.read(raw.data(), std::streamsize(raw.size())))
         throw FormatError(path + ": truncated (expected " + std::to_string(count) + " values)");

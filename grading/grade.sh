@@ -1,0 +1,398 @@
+#!/usr/bin/env bash
+# grading/grade.sh: grades a class of submissions, safely, into a gradebook.
+#
+#   grading/grade.sh [options] SUBMISSIONS
+#
+# SUBMISSIONS is a folder with one entry per student: a folder, a .tar.gz (.tgz) or a .zip
+# holding the files the student edits (layouts: grading/README.md). Every student x lab is
+# built in a fresh work folder from the pristine lab plus only the files its manifest names,
+# in the sandbox, several at a time; then every case runs in the sandbox, one run at a time
+# per GPU, and a checker outside the student's process compares its outputs with the
+# reference solution's.
+#
+# Options:
+#   --labs LIST        labs to grade, comma-separated (default: every lab with a manifest)
+#   --out DIR          output folder (default: grading-out); an existing one is refused
+#                      unless --resume or --regrade is given
+#   --jobs N           builds at a time (default: the number of CPUs)
+#   --student NAME     grade this student only (their entry's name without .tar.gz/.zip)
+#   --resume           keep what an earlier run in --out finished; grade the rest
+#   --regrade          grade again what an earlier run in --out graded (for --student: theirs)
+#   --sandbox MODE     auto (default), bwrap or rlimits (grading/README.md, "Isolation")
+#   --gpus LIST        GPU indices to run on, comma-separated (default: every usable GPU)
+#   --time-limit S     lower every case's time limit to S seconds (trial runs)
+#   --build-only       unpack, check and build, but run no case (a check before the GPU night)
+#   --help             this text
+#
+# Output (grading/README.md, "Output"): DIR/gradebook.csv, DIR/summary.txt and, per student,
+# DIR/students/NAME/feedback.md and results.json (Gradescope's format).
+# Exit status: 0 done; 2 bad usage; 3 done, but no GPU was usable so no case ran; 1 the
+# grading itself failed (a message says why; --resume picks up where it stopped).
+set -uo pipefail
+umask 077
+
+GRADING_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$GRADING_DIR/.." && pwd)
+SANDBOX=$GRADING_DIR/sandbox.sh
+for part in common pool submissions uids isolation workfolders builds reference runs; do
+    # shellcheck source=/dev/null
+    source "$GRADING_DIR/lib/$part.sh"
+done
+
+usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+usage_error() { echo "grade.sh: $1 (see --help)" >&2; exit 2; }
+
+parse_options() {
+    LAB_LIST="" OUT="" JOBS=$(nproc) ONLY_STUDENT="" MODE=new SANDBOX_REQUEST=auto GPU_LIST="" TIME_LIMIT_CAP=""
+    SUBMISSIONS="" BUILD_ONLY=no
+    while (($#)); do
+        case $1 in
+            --help) usage; exit 0 ;;
+            --labs) LAB_LIST=${2-}; shift 2 ;;
+            --out) OUT=${2-}; shift 2 ;;
+            --jobs) JOBS=${2-}; shift 2 ;;
+            --student) ONLY_STUDENT=${2-}; shift 2 ;;
+            --resume) [[ $MODE == regrade ]] && usage_error "--resume and --regrade exclude each other"; MODE=resume; shift ;;
+            --regrade) [[ $MODE == resume ]] && usage_error "--resume and --regrade exclude each other"; MODE=regrade; shift ;;
+            --sandbox) SANDBOX_REQUEST=${2-}; shift 2 ;;
+            --gpus) GPU_LIST=${2-}; shift 2 ;;
+            --time-limit) TIME_LIMIT_CAP=${2-}; shift 2 ;;
+            --build-only) BUILD_ONLY=yes; shift ;;
+            -*) usage_error "unknown option '$1'" ;;
+            *) [[ -n $SUBMISSIONS ]] && usage_error "one SUBMISSIONS folder only, not also '$1'"; SUBMISSIONS=$1; shift ;;
+        esac
+    done
+    [[ -n $SUBMISSIONS ]] || usage_error "no SUBMISSIONS folder given"
+    [[ -d $SUBMISSIONS ]] || usage_error "SUBMISSIONS '$SUBMISSIONS' is not a folder"
+    SUBMISSIONS=$(realpath -e "$SUBMISSIONS")
+    [[ $JOBS =~ ^[1-9][0-9]*$ ]] || usage_error "--jobs must be a positive whole number, not '$JOBS'"
+    ((JOBS > 64)) && JOBS=64
+    [[ $SANDBOX_REQUEST =~ ^(auto|bwrap|rlimits)$ ]] || usage_error "--sandbox must be auto, bwrap or rlimits"
+    [[ -z $TIME_LIMIT_CAP || $TIME_LIMIT_CAP =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage_error "--time-limit must be a number of seconds"
+    [[ -z $GPU_LIST || $GPU_LIST =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--gpus must be indices like 0,1"
+    OUT=${OUT:-$REPO/grading-out}
+}
+
+# The output folder: made new, or reused only when asked and only if the grader made it.
+prepare_output_folder() {
+    local marker=.grading-output
+    if [[ -e $OUT || -L $OUT ]]; then
+        [[ -d $OUT && ! -L $OUT && -f $OUT/$marker ]] ||
+            usage_error "'$OUT' exists and is not a grading output folder: choose another --out"
+        [[ $MODE != new ]] || usage_error "'$OUT' holds an earlier grading: add --resume to finish it, or --regrade to grade again"
+    else
+        mkdir -p -- "$OUT" || usage_error "cannot make '$OUT'"
+        echo "Made by grading/grade.sh; grading/README.md describes what is here." >"$OUT/$marker"
+    fi
+    OUT=$(realpath -e "$OUT")
+    exec {OUT_LOCK}>"$OUT/.lock"
+    flock -n "$OUT_LOCK" || usage_error "another grading run is using '$OUT'"
+    PRIVATE=$OUT/.grader
+    mkdir -p -- "$PRIVATE" "$OUT/students"
+    chmod 700 -- "$PRIVATE"
+    chmod 700 -- "$OUT"
+    LOG_FILE=$OUT/grading.log
+    rm -f -- "$PRIVATE/timings.tsv" "$PRIVATE"/worker-times.*.tsv "$PRIVATE"/gpu-lost-*
+    RUN_ID=$(date +%Y%m%d-%H%M%S)-$$
+}
+
+# The grader's own tools, built in the repository's build folder like everything else.
+build_tools() {
+    BUILD=${BUILD:-build}
+    [[ $BUILD == /* ]] || BUILD=$REPO/$BUILD
+    GRADER=$BUILD/bin/grader
+    make -s -C "$REPO" BUILD="$BUILD" "$GRADER" >"$PRIVATE/tools.log" 2>&1 ||
+        die "cannot build the grader: see $PRIVATE/tools.log"
+    NVCC=$(make -s -C "$REPO" --no-print-directory grading-print-nvcc 2>/dev/null)
+    CUDA_ARCH=$(make -s -C "$REPO" --no-print-directory grading-print-arch 2>/dev/null)
+    [[ -n $NVCC && -n $CUDA_ARCH ]] || die "cannot find nvcc or the CUDA architectures (make grading-print-arch)"
+    # The sandboxed builds and mk/sanitize.sh find nvcc and compute-sanitizer on PATH.
+    [[ :$PATH: == *":${NVCC%/*}:"* ]] || export PATH=$PATH:${NVCC%/*}
+    SANITIZE_SCRIPT=$(<"$REPO/mk/sanitize.sh")
+    SANITIZER=$(command -v compute-sanitizer || true)
+    [[ -z $SANITIZER && -x ${NVCC%/*}/compute-sanitizer ]] && SANITIZER=${NVCC%/*}/compute-sanitizer
+}
+
+# Every lab's plan, from its manifest through `grader plan` (which checks the manifest).
+declare -A LAB_FILES=() LAB_PARTS=() LAB_PART_OPTION=() LAB_CASES=() LAB_PERF_CASES=() CASE_ARGS=() CASE_LIMIT=()
+declare -A SANITIZE_CASE=() SANITIZE_TOOLS=() SHARED_FILE_NAMES=() LAB_TITLE=() REFERENCE_DIR=()
+load_lab_plans() {
+    local lab kind a b c plan
+    if [[ -z $LAB_LIST ]]; then
+        LABS=()
+        for lab in "$REPO"/labs/*/manifest; do [[ -f $lab ]] && LABS+=("$(basename "$(dirname "$lab")")"); done
+    else
+        IFS=, read -ra LABS <<<"$LAB_LIST"
+    fi
+    ((${#LABS[@]})) || usage_error "no lab to grade"
+    for lab in "${LABS[@]}"; do
+        [[ $lab =~ ^[A-Za-z0-9._-]+$ && -f $REPO/labs/$lab/manifest ]] || usage_error "no lab '$lab' (labs/$lab/manifest)"
+        plan=$("$GRADER" plan --manifests "$REPO/labs" --lab "$lab" 2>&1) || die "labs/$lab/manifest: $plan" 2
+        LAB_CASES[$lab]="" SANITIZE_CASE[$lab]=""
+        while IFS=$'\t' read -r kind a b c _; do
+            case $kind in
+                title) LAB_TITLE[$lab]=$a ;;
+                files) LAB_FILES[$lab]=$a ;;
+                parts) LAB_PARTS[$lab]=$a ;;
+                part_option) LAB_PART_OPTION[$lab]=$a ;;
+                perf) LAB_PERF_CASES[$lab]=$a ;;
+                case) LAB_CASES[$lab]+="${LAB_CASES[$lab]:+ }$a"; CASE_LIMIT[$lab/$a]=$b; CASE_ARGS[$lab/$a]=$c ;;
+                sanitize) SANITIZE_CASE[$lab]=$a; SANITIZE_TOOLS[$lab]=$c ;;
+            esac
+        done <<<"$plan"
+    done
+    # A file name two labs share must sit in its lab's folder in a submission.
+    local other file
+    for lab in "${LABS[@]}"; do
+        SHARED_FILE_NAMES[$lab]=""
+        for other in "${LABS[@]}"; do
+            [[ $other == "$lab" ]] && continue
+            for file in ${LAB_FILES[$lab]}; do
+                [[ " ${LAB_FILES[$other]} " == *" $file "* ]] && SHARED_FILE_NAMES[$lab]+=" $file"
+            done
+        done
+    done
+}
+
+# GRADE_ASSUME_GPU=1 (for the grader's own tests, tests/scripts/grading-pipeline.sh): take the
+# machine to have one GPU without asking CUDA, so a test lab whose driver runs on the CPU can
+# be graded end to end. Never set it for a real grading: the feedback would say so.
+gpu_assumed() { [[ ${GRADE_ASSUME_GPU:-0} == 1 ]]; }
+
+find_gpus() {
+    GPU_IDS=() GPU_NAME="" NO_GPU_REASON=""
+    if gpu_assumed; then
+        GPU_IDS=(0) GPU_NAME="no GPU (GRADE_ASSUME_GPU=1: a test of the grader)"
+        return
+    fi
+    local answer
+    if ! answer=$("$GRADER" gpus 2>&1); then
+        NO_GPU_REASON=$answer
+        return
+    fi
+    local count=${answer%%$'\t'*}
+    GPU_NAME=${answer#*$'\t'}
+    if [[ -n $GPU_LIST ]]; then
+        IFS=, read -ra GPU_IDS <<<"$GPU_LIST"
+        local g
+        for g in "${GPU_IDS[@]}"; do ((g < count)) || usage_error "--gpus: this machine has $count GPU(s), no GPU $g"; done
+    else
+        local g
+        for ((g = 0; g < count; g++)); do GPU_IDS+=("$g"); done
+    fi
+}
+
+# What the sandbox hides: the repository (solutions, reference builds), the output folder
+# (reference outputs, other students), the submissions, the other boxes, and the grader's
+# home unless the compilers live there.
+choose_hidden_paths() {
+    HIDDEN_PATHS=("$REPO" "$OUT" "$SUBMISSIONS" "$BOXES")
+    local home=${HOME:-}
+    if [[ -n $home && -d $home && $home != / ]]; then
+        local tool keep=no
+        for tool in "$NVCC" "$(command -v "${CXX:-g++}")" "$(command -v make)"; do
+            [[ $(realpath -e "$tool" 2>/dev/null) == "$home"/* ]] && keep=yes
+        done
+        [[ $keep == no ]] && HIDDEN_PATHS+=("$home")
+    fi
+}
+
+# The students this run grades (SELECTED), after removing what --regrade asks to redo. With
+# --resume, a lab marked done is kept as it is (prepare_students skips it).
+select_students() {
+    collect_submissions
+    SELECTED=()
+    local id
+    for id in "${STUDENT_IDS[@]}"; do
+        [[ -z $ONLY_STUDENT || $id == "$ONLY_STUDENT" ]] && SELECTED+=("$id")
+    done
+    if [[ -n $ONLY_STUDENT && ${#SELECTED[@]} == 0 ]]; then
+        usage_error "no submission for student '$ONLY_STUDENT' in $SUBMISSIONS"
+    fi
+    if [[ $MODE == regrade ]]; then
+        if [[ -n $ONLY_STUDENT ]]; then
+            rm -rf -- "${OUT:?}/students/$ONLY_STUDENT"
+        else
+            rm -rf -- "${OUT:?}/students" && mkdir -p -- "$OUT/students"
+        fi
+        rm -f -- "$OUT/gradebook.csv" "$OUT/summary.txt"
+    fi
+}
+
+# Unpacks each selected submission and prepares its lab folders; fills BUILD_ITEMS.
+prepare_students() {
+    BUILD_ITEMS=() DONE_COUNT=0
+    local id lab
+    for id in "${SELECTED[@]}"; do
+        local student_dir=$OUT/students/$id todo=()
+        for lab in "${LABS[@]}"; do
+            if [[ $MODE == resume && -f $student_dir/$lab/done ]]; then
+                ((DONE_COUNT++))
+            else
+                todo+=("$lab")
+            fi
+        done
+        ((${#todo[@]})) || continue
+        mkdir -p -- "$student_dir"
+        rm -rf -- "$student_dir/submission" && mkdir -- "$student_dir/submission"
+        local problem="" root
+        if [[ -n ${CONFLICT_OF[$id]-} ]]; then
+            problem="more than one submission has this name (${ENTRY_OF[$id]##*/}, ${CONFLICT_OF[$id]}): keep one"
+        else
+            problem=$(unpack_submission "${ENTRY_OF[$id]}" "$student_dir/submission")
+        fi
+        root=$(submission_root "$student_dir/submission")
+        for lab in "${todo[@]}"; do
+            if prepare_lab_folder "$id" "$lab" "$root" "$problem"; then
+                BUILD_ITEMS+=("$id"$'\t'"$lab")
+            else
+                log "not built: $id $lab: $(head -1 "$OUT/students/$id/$lab/problems.txt")"
+            fi
+        done
+    done
+}
+
+# The built student x labs, to run on the GPU.
+built_items() {
+    local item student lab
+    RUN_ITEMS=()
+    for item in "${BUILD_ITEMS[@]}"; do
+        IFS=$'\t' read -r student lab <<<"$item"
+        [[ $(cat "$OUT/students/$student/$lab/build/status" 2>/dev/null) == ok ]] && RUN_ITEMS+=("$item")
+    done
+}
+
+run_on_gpus() {
+    built_items
+    ((${#RUN_ITEMS[@]})) || return 0
+    local item student lab
+    if [[ $BUILD_ONLY == yes ]] || ((${#GPU_IDS[@]} == 0)); then
+        local why="no GPU was usable on the grading machine ($NO_GPU_REASON)"
+        [[ $BUILD_ONLY == yes ]] && why="this grading run only built the submissions (--build-only)"
+        for item in "${RUN_ITEMS[@]}"; do
+            IFS=$'\t' read -r student lab <<<"$item"
+            echo "$why" >"$OUT/students/$student/$lab/not-run.txt"
+        done
+        [[ $BUILD_ONLY == yes ]] || CASES_NOT_RUN=yes
+        return 0
+    fi
+    phase_begin "reference outputs"
+    local labs_to_run=() seen=" "
+    for item in "${RUN_ITEMS[@]}"; do
+        IFS=$'\t' read -r student lab <<<"$item"
+        [[ $seen == *" $lab "* ]] || { labs_to_run+=("$lab"); seen+="$lab "; }
+    done
+    for lab in "${labs_to_run[@]}"; do
+        make_reference_binary "$lab"
+        check_binary_in_sandbox "$lab"
+        make_reference_outputs "$lab"
+    done
+    phase_end "reference outputs"
+    say "Running ${#RUN_ITEMS[@]} submission(s) on ${#GPU_IDS[@]} GPU(s) ($GPU_NAME), one run at a time per GPU"
+    phase_begin "runs on the GPU"
+    run_pool "${#GPU_IDS[@]}" run_student_lab "${RUN_ITEMS[@]}"
+    phase_end "runs on the GPU"
+}
+
+# score.tsv for each student x lab graded in this run, then every student's reports.
+score_and_report() {
+    local id lab dir state
+    local when gpu_text
+    when=$(date '+%Y-%m-%d %H:%M')
+    gpu_text=${GPU_NAME:-"no GPU ($NO_GPU_REASON)"}
+    for id in "${SELECTED[@]}"; do
+        [[ -d $OUT/students/$id ]] || continue
+        for lab in "${LABS[@]}"; do
+            dir=$OUT/students/$id/$lab
+            [[ -d $dir && ! -f $dir/done ]] || continue
+            local gpu
+            gpu=$(cat "$dir/gpu.txt" 2>/dev/null || echo none)
+            if ! "$GRADER" score --manifests "$REPO/labs" --lab "$lab" --dir "$dir" \
+                    --reference "${REFERENCE_DIR[$lab]:-$PRIVATE/reference/none}" \
+                    --timing "$PRIVATE/timing/$RUN_ID/$lab/gpu$gpu" >>"$LOG_FILE" 2>&1; then
+                die "scoring $id $lab failed (see $LOG_FILE); fix the cause and run again with --resume"
+            fi
+            state=$(field_of "$dir/score.tsv" state)
+            if [[ $state == graded || $state == malformed || $state == build-failed ]]; then
+                touch "$dir/done"
+                [[ ${GRADE_KEEP_WORK:-0} == 1 ]] || rm -rf -- "${BOXES:?}/$id/$lab" "$dir"/runs/*/*/out/*.out
+            fi
+        done
+        "$GRADER" report --student "$id" --dir "$OUT/students/$id" --labs "${LABS[*]}" --manifests "$REPO/labs" \
+            --when "$when" --gpu "$gpu_text" --isolation "$ISOLATION_TEXT" || die "cannot write the reports of $id"
+    done
+}
+
+print_timings() {
+    local kind seconds
+    {
+        echo "Where the time went (seconds):"
+        while IFS=$'\t' read -r kind seconds; do printf '  %-28s %8s\n' "$kind" "$seconds"; done <"$PRIVATE/timings.tsv"
+        if compgen -G "$PRIVATE/worker-times.*.tsv" >/dev/null; then
+            echo "  summed over the parallel workers:"
+            cat "$PRIVATE"/worker-times.*.tsv | awk -F'\t' '{ t[$1] += $2; n[$1]++ }
+                END { for (k in t) printf "    %-26s %8.1f  (%d items)\n", k, t[k], n[k] }' | sort
+        fi
+    } | tee "$PRIVATE/timings.txt" >&2
+}
+
+main() {
+    parse_options "$@"
+    prepare_output_folder
+    local started=$EPOCHREALTIME
+    say "Grading $SUBMISSIONS into $OUT"
+    build_tools
+    load_lab_plans
+    find_gpus
+    if ((${#GPU_IDS[@]})); then
+        say "GPU: $GPU_NAME (${#GPU_IDS[@]} in use: ${GPU_IDS[*]})"
+    else
+        say "NO GPU: $NO_GPU_REASON. Submissions are unpacked, checked and built, but no case can run: they score zero until graded again with --resume on a GPU machine."
+    fi
+    choose_sandbox_user
+    choose_box_root
+    [[ -n ${TEMPORARY_BOXES-} && ${GRADE_KEEP_WORK:-0} != 1 ]] && trap 'rm -rf -- "$TEMPORARY_BOXES"' EXIT
+    choose_hidden_paths
+    choose_isolation "$SANDBOX_REQUEST" "$( ((${#GPU_IDS[@]} > 0)) && ! gpu_assumed && echo yes || echo no)"
+    say "Sandbox: $ISOLATION_TEXT"
+    echo "$ISOLATION_TEXT" >"$OUT/isolation.txt"
+    [[ -z $SANITIZER ]] && say "compute-sanitizer is not installed: the sanitizer checks are skipped (no points taken)"
+
+    phase_begin "unpack and prepare"
+    select_students
+    declare -gA TEMPLATE=() REFERENCE_BIN=() REFERENCE_KEY=()
+    local lab
+    for lab in "${LABS[@]}"; do make_template "$lab"; done
+    prepare_students
+    phase_end "unpack and prepare"
+    say "Students: ${#SELECTED[@]} (labs already done and kept: $DONE_COUNT); builds to run: ${#BUILD_ITEMS[@]}, $JOBS at a time"
+
+    phase_begin "student builds"
+    run_pool "$JOBS" build_one "${BUILD_ITEMS[@]}"
+    phase_end "student builds"
+
+    CASES_NOT_RUN=no
+    run_on_gpus
+
+    phase_begin "scoring and reports"
+    score_and_report
+    "$GRADER" gradebook --out "$OUT" --labs "${LABS[*]}" --manifests "$REPO/labs" >"$OUT/summary.txt" ||
+        die "cannot write the gradebook"
+    phase_end "scoring and reports"
+
+    {
+        echo
+        cat "$OUT/summary.txt"
+        echo
+        echo "Sandbox: $ISOLATION_TEXT"
+        echo "Gradebook: $OUT/gradebook.csv; feedback: $OUT/students/NAME/feedback.md and results.json"
+    } >&2
+    printf 'total\t%s\n' "$(seconds_since "$started")" >>"$PRIVATE/timings.tsv"
+    print_timings
+    if [[ $CASES_NOT_RUN == yes ]]; then
+        say "NO GPU: the cases of ${#RUN_ITEMS[@]} built submission(s) did not run; grade again with --resume on a GPU machine."
+        exit 3
+    fi
+}
+
+main "$@"

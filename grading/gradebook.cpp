@@ -1,0 +1,63 @@
+// The class gradebook: gradebook.csv for the LMS, and the same numbers as a table on screen.
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "json_text.hpp"
+#include "reports.hpp"
+#include "table.hpp"
+
+namespace {
+
+const LabScore* find_lab(const StudentReport& r, const std::string& lab) {
+    for (const LabScore& s : r.labs)
+        if (s.lab == lab) return &s;
+    return nullptr;
+}
+
+}  // namespace
+
+std::string gradebook_csv(const std::vector<StudentReport>& reports, const std::vector<std::string>& labs) {
+    std::vector<std::string> header = {"student"};
+    header.insert(header.end(), labs.begin(), labs.end());
+    header.push_back("total");
+    std::string csv = csv_row(header) + "\n";
+    for (const StudentReport& r : reports) {
+        std::vector<std::string> row = {r.student};
+        for (const std::string& lab : labs) {
+            const LabScore* s = find_lab(r, lab);
+            row.push_back(json_number(s ? s->points : 0));
+        }
+        row.push_back(json_number(r.total()));
+        csv += csv_row(row) + "\n";
+    }
+    return csv;
+}
+
+std::string summary_table(const std::vector<StudentReport>& reports, const std::vector<std::string>& labs) {
+    std::vector<Column> columns = {{"student", -20}};
+    for (const std::string& lab : labs) columns.push_back({lab, 12});
+    columns.push_back({"total", 12});
+    columns.push_back({"notes", -1});
+    char* text = nullptr;
+    size_t size = 0;
+    std::FILE* out = open_memstream(&text, &size);
+    StreamingTable table(columns, out);
+    table.print_header();
+    for (const StudentReport& r : reports) {
+        std::vector<std::string> cells = {r.student};
+        std::string notes;
+        for (const std::string& lab : labs) {
+            const LabScore* s = find_lab(r, lab);
+            cells.push_back(s ? json_number(s->points) + "/" + json_number(s->max) : "-");
+            if (s && !s->note.empty()) notes += (notes.empty() ? "" : "; ") + lab + ": " + s->note;
+        }
+        cells.push_back(json_number(r.total()) + "/" + json_number(r.max()));
+        cells.push_back(notes);
+        table.print_row(cells);
+    }
+    std::fclose(out);
+    std::string result(text, size);
+    std::free(text);
+    return result;
+}

@@ -1,0 +1,313 @@
+// grading/bin: the C++ half of the grader (grading/README.md). grading/grade.sh runs the
+// builds and the sandboxed cases; this tool decides and reports:
+//   plan, unrecorded, scan-includes, scan-forbidden, check-reference, check, score,
+//   report, gradebook, gpus.
+// Every command reads the lab's manifest through common/manifest.cpp.
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "args.hpp"
+#include "fail.hpp"
+#include "gpu.hpp"
+#include "json_text.hpp"
+#include "lab_plan.hpp"
+#include "output_check.hpp"
+#include "reports.hpp"
+#include "run_evidence.hpp"
+#include "scoring.hpp"
+#include "source_scan.hpp"
+
+namespace {
+
+using Command = int (*)(int, char**);
+
+std::string read_file(const std::string& path, size_t max_bytes = 4 << 20) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return "";
+    std::string text(max_bytes, '\0');
+    in.read(&text[0], std::streamsize(max_bytes));
+    text.resize(size_t(in.gcount()));
+    return text;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+    std::string partial = path + ".partial";
+    {
+        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+        if (!(out << text) || !out.flush()) fail(exit_code::io_error, "cannot write " + partial);
+    }
+    if (std::rename(partial.c_str(), path.c_str()) != 0) fail(exit_code::io_error, "cannot write " + path);
+}
+
+bool exists(const std::string& path) {
+    struct stat info {};
+    return stat(path.c_str(), &info) == 0;
+}
+
+LabPlan load_plan(const std::string& manifest, const std::string& lab) {
+    try {
+        return make_lab_plan(Manifest::load(manifest), lab);
+    } catch (const ManifestError& e) {
+        fail(exit_code::bad_usage, e.what());
+    }
+}
+
+// --manifest defaults to labs/<lab>/manifest under --manifests (default labs).
+void lab_options(ArgParser& args) {
+    args.option("lab", "LAB", "", "the lab (a folder of --manifests)");
+    args.option("manifests", "DIR", "labs", "where the labs' folders are");
+}
+
+LabPlan plan_from(const ArgParser& args) {
+    std::string lab = args.text("lab");
+    if (lab.empty()) fail(exit_code::bad_usage, "--lab is required");
+    return load_plan(args.text("manifests") + "/" + lab + "/manifest", lab);
+}
+
+std::string quoted_words(const std::vector<std::string>& words) {
+    std::string out;
+    for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
+    return out;
+}
+
+// Lines of tab-separated fields for grade.sh: the plan, checked.
+int cmd_plan(int argc, char** argv) {
+    ArgParser args("grader plan", "Checks a lab's manifest and prints what grade.sh needs, one tab-separated line per item.");
+    lab_options(args);
+    args.parse(argc, argv);
+    LabPlan plan = plan_from(args);
+    std::printf("title\t%s\n", plan.title.c_str());
+    std::printf("files\t%s\n", quoted_words(plan.student_files).c_str());
+    std::printf("parts\t%s\n", quoted_words(plan.part_names()).c_str());
+    std::printf("part_option\t%s\n", plan.part_option.c_str());
+    for (const CasePlan& c : plan.cases)
+        std::printf("case\t%s\t%g\t%s\n", c.name.c_str(), c.time_limit, quoted_words(c.args).c_str());
+    std::string perf_cases;
+    for (const CasePlan& c : plan.cases)
+        if (c.perf) perf_cases += (perf_cases.empty() ? "" : " ") + c.name;
+    std::printf("perf\t%s\n", perf_cases.c_str());
+    if (!plan.sanitize_case.empty()) {
+        const CasePlan* c = plan.find_case(plan.sanitize_case);
+        std::printf("sanitize\t%s\t%g\t%s\t%s\n", c->name.c_str(), c->time_limit,
+                    quoted_words(plan.sanitize_tools).c_str(), quoted_words(c->args).c_str());
+    }
+    std::printf("max\t%g\n", plan.max_points());
+    return 0;
+}
+
+int cmd_unrecorded(int argc, char** argv) {
+    ArgParser args("grader unrecorded", "Prints the parts that have no record in a run folder's results.tsv, one a line.");
+    lab_options(args);
+    args.option("run", "DIR", "", "the run folder (results.tsv)");
+    args.parse(argc, argv);
+    LabPlan plan = plan_from(args);
+    RunEvidence run = read_run(args.text("run"), plan.part_names());
+    for (const std::string& part : unrecorded_parts(run, plan.part_names())) std::printf("%s\n", part.c_str());
+    return 0;
+}
+
+std::map<std::string, std::string> read_sources(const LabPlan& plan, const std::string& dir) {
+    std::map<std::string, std::string> sources;
+    for (const std::string& file : plan.student_files)
+        if (exists(dir + "/" + file)) sources[file] = read_file(dir + "/" + file);
+    return sources;
+}
+
+int cmd_scan_includes(int argc, char** argv) {
+    ArgParser args("grader scan-includes", "Prints each include of a student file that reaches outside the lab; exit 1 if any.");
+    lab_options(args);
+    args.option("sources", "DIR", "", "the folder holding the student files");
+    args.parse(argc, argv);
+    LabPlan plan = plan_from(args);
+    int found = 0;
+    for (const auto& [file, text] : read_sources(plan, args.text("sources")))
+        for (const std::string& problem : find_outside_includes(file, text)) {
+            std::printf("%s\n", problem.c_str());
+            ++found;
+        }
+    return found ? 1 : 0;
+}
+
+int cmd_scan_forbidden(int argc, char** argv) {
+    ArgParser args("grader scan-forbidden", "Looks for the lab's forbidden APIs in the student files and their symbols.");
+    lab_options(args);
+    args.option("sources", "DIR", "", "the folder holding the student files");
+    args.option("symbols", "DIR", "", "a folder holding <file>.nm, the `nm -C` output of each file's object");
+    args.option("out", "FILE", "", "the forbidden.tsv to write");
+    args.parse(argc, argv);
+    LabPlan plan = plan_from(args);
+    std::map<std::string, std::vector<std::string>> symbols;
+    if (!args.text("symbols").empty())
+        for (const std::string& file : plan.student_files) {
+            std::string path = args.text("symbols") + "/" + file + ".nm";
+            if (!exists(path)) fail(exit_code::io_error, "missing symbol list " + path);
+            symbols[file] = symbol_names(read_file(path, 64 << 20));
+        }
+    std::vector<ForbiddenMatch> found = find_forbidden(plan, read_sources(plan, args.text("sources")), symbols);
+    if (args.text("out").empty()) fail(exit_code::bad_usage, "--out is required");
+    write_forbidden(args.text("out"), found);
+    for (const ForbiddenMatch& m : found) std::printf("%s: %s\n", m.where.c_str(), m.text.c_str());
+    return 0;
+}
+
+int cmd_check_reference(int argc, char** argv) {
+    ArgParser args("grader check-reference", "Checks that a reference run is complete; prints what is wrong and exits 1 if not.");
+    lab_options(args);
+    args.option("run", "DIR", "", "the reference run folder");
+    args.flag("with-bounds", "the run must have written outputs with error bounds");
+    args.parse(argc, argv);
+    std::string problem = reference_run_problem(args.text("run"), plan_from(args), args.is_set("with-bounds"));
+    if (problem.empty()) return 0;
+    std::printf("%s\n", problem.c_str());
+    return 1;
+}
+
+int cmd_check(int argc, char** argv) {
+    ArgParser args("grader check", "Compares one student output with the reference output; exit 0 when it passes.");
+    args.option("student", "FILE", "", "the student's output file");
+    args.option("reference", "FILE", "", "the reference output file, with error bounds");
+    args.option("tolerance", "F", "1", "multiple of the reference's error bound allowed");
+    args.parse(argc, argv);
+    try {
+        OutputVerdict v = check_output_files(args.text("student"), args.text("reference"), args.number("tolerance", 0, 1e9));
+        std::printf("%s\n", v.pass ? "pass" : ("fail: " + v.reason).c_str());
+        return v.pass ? 0 : 1;
+    } catch (const FormatError& e) {
+        fail(exit_code::io_error, std::string("the reference output cannot be read: ") + e.what());
+    }
+}
+
+int cmd_score(int argc, char** argv) {
+    ArgParser args("grader score", "Scores one student on one lab from the evidence in its folder; writes score.tsv there.");
+    lab_options(args);
+    args.option("dir", "DIR", "", "the student's folder for this lab");
+    args.option("reference", "DIR", "", "the reference outputs, a folder per case");
+    args.option("timing", "DIR", "", "the reference timings on the student's GPU, a folder per case");
+    args.parse(argc, argv);
+    LabPlan plan = plan_from(args);
+    ScoringInputs inputs{args.text("dir"), args.text("reference"), args.text("timing")};
+    try {
+        LabScore score = score_lab(plan, inputs);
+        write_lab_score(inputs.lab_dir + "/score.tsv", score);
+        std::printf("%s %s/%s %s\n", plan.lab.c_str(), json_number(score.points).c_str(), json_number(score.max).c_str(),
+                    score.note.c_str());
+    } catch (const std::exception& e) {
+        fail(exit_code::io_error, "cannot score " + inputs.lab_dir + ": " + e.what());
+    }
+    return 0;
+}
+
+std::map<std::string, LabPlan> load_plans(const std::string& manifests, const std::vector<std::string>& labs) {
+    std::map<std::string, LabPlan> plans;
+    for (const std::string& lab : labs) plans.emplace(lab, load_plan(manifests + "/" + lab + "/manifest", lab));
+    return plans;
+}
+
+StudentReport load_report(const std::string& student, const std::string& dir, const std::vector<std::string>& labs,
+                          const std::map<std::string, LabPlan>& plans) {
+    StudentReport report;
+    report.student = student;
+    for (const std::string& lab : labs) {
+        std::string path = dir + "/" + lab + "/score.tsv";
+        try {
+            report.labs.push_back(exists(path) ? read_lab_score(path) : not_graded(plans.at(lab)));
+        } catch (const FormatError& e) {
+            fail(exit_code::io_error, e.what());
+        }
+    }
+    return report;
+}
+
+int cmd_report(int argc, char** argv) {
+    ArgParser args("grader report", "Writes feedback.md and results.json for one student from the labs' score files.");
+    args.option("student", "NAME", "", "the student");
+    args.option("dir", "DIR", "", "the student's folder (a score.tsv per lab)");
+    args.option("labs", "LIST", "", "the labs graded, space-separated, in order");
+    args.option("manifests", "DIR", "labs", "where the labs' folders are");
+    args.option("when", "TEXT", "", "when the grading ran");
+    args.option("gpu", "TEXT", "", "the GPU the cases ran on");
+    args.option("isolation", "TEXT", "", "the sandbox used");
+    args.parse(argc, argv);
+    std::vector<std::string> labs = split_words(args.text("labs"));
+    std::map<std::string, LabPlan> plans = load_plans(args.text("manifests"), labs);
+    StudentReport report = load_report(args.text("student"), args.text("dir"), labs, plans);
+    RunDescription run{args.text("when"), args.text("gpu"), args.text("isolation")};
+    write_file(args.text("dir") + "/feedback.md", feedback_markdown(report, plans, run));
+    write_file(args.text("dir") + "/results.json", gradescope_json(report));
+    return 0;
+}
+
+std::vector<std::string> student_folders(const std::string& dir) {
+    std::vector<std::string> names;
+    if (DIR* d = opendir(dir.c_str())) {
+        while (dirent* e = readdir(d)) {
+            std::string name = e->d_name;
+            struct stat info {};
+            if (name[0] != '.' && stat((dir + "/" + name).c_str(), &info) == 0 && S_ISDIR(info.st_mode)) names.push_back(name);
+        }
+        closedir(d);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+int cmd_gradebook(int argc, char** argv) {
+    ArgParser args("grader gradebook", "Writes gradebook.csv for every student graded in an output folder and prints the summary.");
+    args.option("out", "DIR", "", "the grading output folder (students/<name>/...)");
+    args.option("labs", "LIST", "", "the labs, space-separated: the gradebook's columns");
+    args.option("manifests", "DIR", "labs", "where the labs' folders are");
+    args.parse(argc, argv);
+    std::vector<std::string> labs = split_words(args.text("labs"));
+    std::map<std::string, LabPlan> plans = load_plans(args.text("manifests"), labs);
+    std::vector<StudentReport> reports;
+    std::string students = args.text("out") + "/students";
+    for (const std::string& name : student_folders(students))
+        reports.push_back(load_report(name, students + "/" + name, labs, plans));
+    write_file(args.text("out") + "/gradebook.csv", gradebook_csv(reports, labs));
+    std::fputs(summary_table(reports, labs).c_str(), stdout);
+    return 0;
+}
+
+int cmd_gpus(int argc, char** argv) {
+    ArgParser args("grader gpus", "Prints the number of usable CUDA devices, or why there is none (exit 3).");
+    args.parse(argc, argv);
+    std::string reason = why_no_gpu(0);
+    if (!reason.empty()) {
+        std::printf("%s\n", reason.c_str());
+        return exit_code::no_gpu;
+    }
+    int count = 0;
+    cudaGetDeviceCount(&count);
+    GpuInfo gpu = require_gpu(0);
+    std::printf("%d\t%s\n", count, gpu.name().c_str());
+    return 0;
+}
+
+const std::map<std::string, Command>& commands() {
+    static const std::map<std::string, Command> table = {
+        {"plan", cmd_plan},     {"unrecorded", cmd_unrecorded}, {"scan-includes", cmd_scan_includes},
+        {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference},
+        {"check", cmd_check},   {"score", cmd_score},           {"report", cmd_report},
+        {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}};
+    return table;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string names;
+    for (const auto& [name, command] : commands()) names += " " + name;
+    if (argc < 2 || std::string(argv[1]) == "--help") {
+        std::printf("usage: grader COMMAND [options]   (COMMAND --help for its options)\ncommands:%s\n", names.c_str());
+        return argc < 2 ? exit_code::bad_usage : 0;
+    }
+    auto it = commands().find(argv[1]);
+    if (it == commands().end()) fail(exit_code::bad_usage, std::string("unknown command '") + argv[1] + "'; commands:" + names);
+    return it->second(argc - 1, argv + 1);
+}

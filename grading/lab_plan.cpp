@@ -1,0 +1,137 @@
+#include "lab_plan.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+namespace {
+
+bool contains(const std::vector<std::string>& list, const std::string& word) {
+    return std::find(list.begin(), list.end(), word) != list.end();
+}
+
+[[noreturn]] void reject(const Manifest& m, const std::string& what) { throw ManifestError(m.origin() + ": " + what); }
+
+std::string required(const Manifest& m, const std::string& key) {
+    if (!m.has(key) || m.get(key).empty()) reject(m, "missing key '" + key + "' (labs/MANIFEST.md lists the keys)");
+    return m.get(key);
+}
+
+// A number that falls back from case.<name>.<key> to <key>, then to `fallback`.
+double case_number(const Manifest& m, const std::string& case_name, const std::string& key, double fallback) {
+    std::string specific = "case." + case_name + "." + key;
+    return m.has(specific) ? m.number(specific, fallback) : m.number(key, fallback);
+}
+
+void check_regex(const Manifest& m, const std::string& key, const std::string& pattern) {
+    try {
+        std::regex(pattern, std::regex::extended | std::regex::icase);
+    } catch (const std::regex_error& e) {
+        reject(m, "key '" + key + "' is not a valid extended regular expression: " + e.what());
+    }
+}
+
+}  // namespace
+
+bool is_plain_file_name(const std::string& name) {
+    if (name.empty() || name == "." || name == "..") return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+    });
+}
+
+const CasePlan* LabPlan::find_case(const std::string& name) const {
+    for (const CasePlan& c : cases)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+const PartPlan* LabPlan::find_part(const std::string& name) const {
+    for (const PartPlan& p : parts)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+std::vector<std::string> LabPlan::part_names() const {
+    std::vector<std::string> names;
+    for (const PartPlan& p : parts) names.push_back(p.name);
+    return names;
+}
+
+double LabPlan::max_points() const {
+    double total = 0;
+    for (const CasePlan& c : cases) total += c.points * parts.size() + (c.perf ? perf_points * parts.size() : 0);
+    return total;
+}
+
+LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
+    LabPlan plan;
+    plan.lab = lab;
+    plan.title = m.get_or("title", lab);
+    plan.student_files = split_words(required(m, "student_files"));
+    for (const std::string& f : plan.student_files)
+        if (!is_plain_file_name(f)) reject(m, "student file '" + f + "' must be a plain file name (letters, digits, . _ -)");
+    plan.part_option = required(m, "part_option");
+
+    for (const std::string& name : split_words(required(m, "parts"))) {
+        PartPlan part;
+        part.name = name;
+        part.files = m.list("part." + name + ".files");
+        if (part.files.empty()) part.files = plan.student_files;
+        for (const std::string& f : part.files)
+            if (!contains(plan.student_files, f))
+                reject(m, "part." + name + ".files names '" + f + "', which is not in student_files");
+        part.forbidden = m.get_or("part." + name + ".forbidden", "");
+        if (!part.forbidden.empty()) check_regex(m, "part." + name + ".forbidden", part.forbidden);
+        plan.parts.push_back(part);
+    }
+
+    plan.forbidden = m.get_or("forbidden", "");
+    if (!plan.forbidden.empty()) check_regex(m, "forbidden", plan.forbidden);
+    plan.forbidden_reason = m.get_or("forbidden.reason", "this API is not allowed in this lab");
+
+    std::vector<std::string> perf_cases = m.list("perf.cases");
+    for (const std::string& name : split_words(required(m, "cases"))) {
+        if (plan.find_case(name)) reject(m, "case '" + name + "' is listed twice in 'cases'");
+        CasePlan c;
+        c.name = name;
+        c.args = split_words(required(m, "case." + name + ".args"));
+        for (const std::string& extra : m.list("grading.args")) c.args.push_back(extra);
+        std::string visibility = required(m, "case." + name + ".visibility");
+        if (visibility != "public" && visibility != "hidden")
+            reject(m, "case." + name + ".visibility must be public or hidden, not '" + visibility + "'");
+        c.hidden = visibility == "hidden";
+        required(m, "case." + name + ".points");
+        c.points = m.number("case." + name + ".points", 0);
+        c.time_limit = case_number(m, name, "time_limit", 60);
+        c.tolerance = case_number(m, name, "tolerance", 1);
+        c.perf = contains(perf_cases, name);
+        if (c.points < 0) reject(m, "case." + name + ".points must not be negative");
+        if (!(c.time_limit > 0)) reject(m, "the time limit of case '" + name + "' must be positive");
+        if (!(c.tolerance >= 0)) reject(m, "the tolerance of case '" + name + "' must not be negative");
+        plan.cases.push_back(c);
+    }
+    for (const std::string& name : perf_cases)
+        if (!plan.find_case(name)) reject(m, "perf.cases names '" + name + "', which is not in 'cases'");
+
+    if (!perf_cases.empty()) {
+        plan.perf_points = m.number("perf.points", 0);
+        plan.full_ratio = m.number("perf.full_ratio", 1);
+        plan.zero_ratio = m.number("perf.zero_ratio", 1);
+        if (plan.perf_points < 0) reject(m, "perf.points must not be negative");
+        if (!(plan.full_ratio >= 1 && plan.zero_ratio > plan.full_ratio))
+            reject(m, "the performance curve needs 1 <= perf.full_ratio < perf.zero_ratio");
+    }
+
+    plan.sanitize_case = m.get_or("sanitize.case", "");
+    if (!plan.sanitize_case.empty()) {
+        if (!plan.find_case(plan.sanitize_case))
+            reject(m, "sanitize.case names '" + plan.sanitize_case + "', which is not in 'cases'");
+        plan.sanitize_tools = m.list("sanitize.tools");
+        plan.sanitize_points = m.number("sanitize.points", 0);
+        if (plan.sanitize_points < 0) reject(m, "sanitize.points must not be negative");
+        for (const std::string& tool : plan.sanitize_tools)
+            if (!is_plain_file_name(tool)) reject(m, "sanitize.tools: '" + tool + "' is not a tool name");
+    }
+    return plan;
+}

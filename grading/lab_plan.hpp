@@ -1,0 +1,54 @@
+// What the grader needs from a lab's manifest, read once and checked up front: the cases
+// with their arguments, points and visibility, the parts, the performance curve, the
+// sanitizer tools and the forbidden patterns. Every key is described in labs/MANIFEST.md;
+// a lab plugs into the grader through its manifest alone, so nothing here names a lab.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "manifest.hpp"
+
+struct CasePlan {
+    std::string name;
+    std::vector<std::string> args;  // driver arguments, words of case.<name>.args
+    bool hidden = false;
+    double points = 0;      // per part that passes
+    double time_limit = 0;  // seconds; case.<name>.time_limit, else time_limit
+    double tolerance = 1;   // case.<name>.tolerance, else tolerance
+    bool perf = false;      // listed in perf.cases
+};
+
+struct PartPlan {
+    std::string name;
+    std::vector<std::string> files;  // student files the part lives in (default: all)
+    std::string forbidden;           // part.<name>.forbidden, empty when none
+};
+
+struct LabPlan {
+    std::string lab, title;
+    std::vector<std::string> student_files;
+    std::vector<PartPlan> parts;
+    std::string part_option;
+    std::vector<CasePlan> cases;
+    std::string forbidden, forbidden_reason;  // lab-wide; empty pattern when none
+    double perf_points = 0, full_ratio = 1, zero_ratio = 1;
+    std::string sanitize_case;  // empty when the lab has none
+    std::vector<std::string> sanitize_tools;
+    double sanitize_points = 0;
+
+    const CasePlan* find_case(const std::string& name) const;
+    const PartPlan* find_part(const std::string& name) const;
+    std::vector<std::string> part_names() const;
+    // Correctness points plus performance points; sanitizer points are only ever taken away.
+    double max_points() const;
+};
+
+// Throws ManifestError, naming the manifest and the key, for anything the grader cannot use:
+// a missing key, a case without args or points, a bad visibility, an unknown part or case in
+// a list, a ratio curve that does not rise, a regular expression that does not compile.
+LabPlan make_lab_plan(const Manifest& manifest, const std::string& lab);
+
+// A student file name must be a plain name: it is copied into a fresh work folder and looked
+// up in submissions, so a path could reach outside them.
+bool is_plain_file_name(const std::string& name);

@@ -1,0 +1,49 @@
+# Student builds: `make <lab>-build` in the student's work folder, inside the sandbox, many at
+# a time (--jobs). Then the forbidden-API scan of the sources and of the object files'
+# symbols. Sourced by grade.sh.
+
+BUILD_WALL=${GRADE_BUILD_SECONDS:-600}
+
+# build_one SLOT "STUDENT<TAB>LAB": the pool's worker function.
+build_one() {
+    local slot=$1 student lab
+    IFS=$'\t' read -r student lab <<<"$2"
+    local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
+    local started=$EPOCHREALTIME
+    sandbox_options "$slot"
+    lend_box "$box" "$slot"
+    "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$dir/build/sandbox.tsv" --stdout "$dir/build/log.txt" \
+        --stderr "$dir/build/log.txt" --wall "$BUILD_WALL" --nproc 256 --fsize $((1 << 30)) -- \
+        make --no-print-directory BUILD=build CUDA_ARCH="$CUDA_ARCH" "$lab-build"
+    take_back_box "$box"
+    add_time build "$(seconds_since "$started")"
+    local outcome exit_code binary=$box/build/bin/$lab-student
+    outcome=$(field_of "$dir/build/sandbox.tsv" outcome)
+    exit_code=$(field_of "$dir/build/sandbox.tsv" exit)
+    if [[ $outcome == timeout ]]; then
+        echo timeout >"$dir/build/status"
+    elif [[ $outcome != exited || $exit_code != 0 || ! -f $binary || -L $binary ]]; then
+        echo failed >"$dir/build/status"
+    else
+        echo ok >"$dir/build/status"
+        scan_forbidden "$student" "$lab" || echo failed >"$dir/build/status"
+    fi
+    log "build $student $lab: $(<"$dir/build/status")"
+}
+
+# The manifest's forbidden patterns, in the sources and in the names their objects use.
+scan_forbidden() {
+    local student=$1 lab=$2 file
+    local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
+    mkdir -p -- "$dir/symbols"
+    for file in ${LAB_FILES[$lab]}; do
+        local object=$box/build/obj/labs/$lab/$file.o
+        if [[ ! -f $object || -L $object ]]; then
+            echo "the object file of $file is missing after the build" >>"$dir/build/log.txt"
+            return 1
+        fi
+        nm -C -- "$object" >"$dir/symbols/$file.nm" 2>>"$dir/build/log.txt" || return 1
+    done
+    "$GRADER" scan-forbidden --manifests "$REPO/labs" --lab "$lab" --sources "$box/labs/$lab" \
+        --symbols "$dir/symbols" --out "$dir/forbidden.tsv" >/dev/null
+}

@@ -1,0 +1,35 @@
+# A pool of workers for grade.sh: run_pool WORKERS FUNCTION ITEM... calls FUNCTION SLOT ITEM
+# for every item, WORKERS at a time; SLOT (0 .. WORKERS-1) says which worker runs it, so each
+# worker can have its own sandbox uid or its own GPU. Items are taken in order as workers
+# free up, so one slow item does not hold back the others. Sourced, not run.
+
+run_pool() {
+    local workers=$1 function=$2 slot queue
+    shift 2
+    (($#)) || return 0
+    queue=$(mktemp -d "$PRIVATE/queue.XXXXXX")
+    printf '%s\n' "$@" >"$queue/items"
+    echo 0 >"$queue/taken"
+    local pids=()
+    for ((slot = 0; slot < workers && slot < $#; slot++)); do
+        (
+            local item
+            while item=$(take_item "$queue"); do "$function" "$slot" "$item"; done
+        ) &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+    rm -rf -- "$queue"
+}
+
+# Prints the next untaken item of the queue; fails when none is left.
+take_item() {
+    local queue=$1 lock taken item
+    exec {lock}>"$queue/lock"
+    flock "$lock"
+    taken=$(<"$queue/taken")
+    item=$(sed -n "$((taken + 1))p" "$queue/items")
+    echo $((taken + 1)) >"$queue/taken"
+    exec {lock}>&-
+    [[ -n $item ]] && printf '%s\n' "$item"
+}

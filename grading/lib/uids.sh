@@ -1,0 +1,26 @@
+# Sandbox uids (root only): a block of 1000 unprivileged uids that no other grading run on
+# this machine holds at the same time. After each command a sandbox kills every process of
+# its uid, so two runs sharing uids would kill each other's builds and cases. Sourced by
+# grade.sh and by the sandbox tests.
+
+# reserve_sandbox_uids [BASE]: takes the first free block (BASE only, when given) and keeps
+# it, through a lock, for as long as this shell lives. Sets SANDBOX_UID_BASE; fails when none
+# is free.
+reserve_sandbox_uids() {
+    local requested=${1-} lock_dir=/run/lock base candidates=()
+    [[ -d $lock_dir && -w $lock_dir ]] || lock_dir=/tmp
+    if [[ -n $requested ]]; then
+        candidates=("$requested")
+    else
+        for ((base = 61000; base < 70000; base += 1000)); do candidates+=("$base"); done
+    fi
+    for base in "${candidates[@]}"; do
+        exec {SANDBOX_UID_LOCK}>>"$lock_dir/grading-sandbox-uids-$base.lock" || continue
+        if flock -n "$SANDBOX_UID_LOCK"; then
+            SANDBOX_UID_BASE=$base
+            return 0
+        fi
+        exec {SANDBOX_UID_LOCK}>&-
+    done
+    return 1
+}

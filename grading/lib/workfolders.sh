@@ -1,0 +1,92 @@
+# Work folders: every student x lab is built in a fresh copy of the pristine lab (a
+# "template") plus only the files the manifest names. The template holds the trusted objects
+# (the driver's sources and common/) already compiled, so a student build compiles only the
+# student's files and links. Sourced by grade.sh.
+
+# The pristine sources a lab's build reads, relative to the repository: the build system,
+# common/ and the lab's folder without its student files.
+template_sources() {
+    local lab=$1 file
+    (cd "$REPO" && for file in Makefile mk/*.mk mk/*.sh common/* "labs/$lab"/*; do
+        [[ -f $file ]] || continue
+        [[ " ${LAB_FILES[$lab]} " == *" ${file##*/} "* && $file == labs/$lab/* ]] && continue
+        printf '%s\n' "$file"
+    done)
+}
+
+# Builds (once; cached by the content of its sources and the compilers) the template of LAB
+# and sets TEMPLATE[LAB] to its folder.
+make_template() {
+    local lab=$1 key sources folder
+    mapfile -t sources < <(template_sources "$lab")
+    key=$(cd "$REPO" && content_key "$CUDA_ARCH $($NVCC --version | tail -1) $(${CXX:-g++} --version | head -1)" "${sources[@]}")
+    folder=$PRIVATE/templates/$lab-$key
+    TEMPLATE[$lab]=$folder
+    [[ -d $folder ]] && return 0
+    local partial=$folder.partial
+    rm -rf -- "$partial" && mkdir -p -- "$partial"
+    (cd "$REPO" && cp -p --parents -- "${sources[@]}" "$partial/") || die "cannot copy the sources of $lab"
+    say "  compiling the trusted objects of $lab (driver and common/) once"
+    if ! make -C "$partial" --no-print-directory -j "$JOBS" BUILD=build CUDA_ARCH="$CUDA_ARCH" \
+            "grading-trusted-objects-$lab" >"$partial.log" 2>&1; then
+        die "the pristine $lab does not build: see $partial.log"
+    fi
+    mv -- "$partial" "$folder"
+}
+
+# The reference solution of LAB, built once from the template and solutions/LAB (trusted, not
+# sandboxed). Sets REFERENCE_BIN[LAB] and REFERENCE_KEY[LAB] (which names its cached outputs).
+make_reference_binary() {
+    local lab=$1 file solution_files=() key folder
+    for file in ${LAB_FILES[$lab]}; do
+        [[ -f $REPO/solutions/$lab/$file ]] || die "the reference solution solutions/$lab/$file is missing"
+        solution_files+=("solutions/$lab/$file")
+    done
+    key=$(cd "$REPO" && content_key "${TEMPLATE[$lab]##*/}" "${solution_files[@]}")
+    folder=$PRIVATE/reference-build/$lab-$key
+    REFERENCE_KEY[$lab]=$key
+    REFERENCE_BIN[$lab]=$folder/build/bin/$lab-student
+    [[ -x ${REFERENCE_BIN[$lab]} ]] && return 0
+    rm -rf -- "$folder" && mkdir -p -- "${folder%/*}" && cp -a -- "${TEMPLATE[$lab]}" "$folder"
+    for file in ${LAB_FILES[$lab]}; do cp -- "$REPO/solutions/$lab/$file" "$folder/labs/$lab/$file"; done
+    if ! make -C "$folder" --no-print-directory BUILD=build CUDA_ARCH="$CUDA_ARCH" "$lab-build" >"$folder.log" 2>&1; then
+        die "the reference solution of $lab does not build: see $folder.log"
+    fi
+}
+
+# Makes the student's folder for LAB: problems.txt when a file is missing or misnamed,
+# otherwise work/ (the box: template + the student's files). Returns 1 when there is
+# nothing to build.
+prepare_lab_folder() {
+    local student=$1 lab=$2 root=$3 student_problem=$4
+    local dir=$OUT/students/$student/$lab
+    rm -rf -- "$dir" "${BOXES:?}/$student/$lab" && mkdir -p -- "$dir/build" "$BOXES/$student" && chmod 711 -- "$BOXES/$student"
+    if [[ -n $student_problem ]]; then
+        printf '%s\n' "$student_problem" >"$dir/problems.txt"
+        return 1
+    fi
+    local kind name path problems=() files=()
+    while IFS=$'\t' read -r kind name path; do
+        case $kind in
+            file) files+=("$name" "$path") ;;
+            problem) problems+=("$name") ;;
+        esac
+    done < <(find_lab_files "$root" "$lab" "${SHARED_FILE_NAMES[$lab]}" ${LAB_FILES[$lab]})
+    if ((${#problems[@]})); then
+        printf '%s\n' "${problems[@]}" >"$dir/problems.txt"
+        return 1
+    fi
+    local box=$BOXES/$student/$lab i
+    cp -a -- "${TEMPLATE[$lab]}" "$box" && chmod 700 -- "$box"
+    for ((i = 0; i < ${#files[@]}; i += 2)); do
+        cp -- "${files[i + 1]}" "$box/labs/$lab/${files[i]}"
+    done
+    # Includes that reach outside the lab would let the build read the grader's files.
+    "$GRADER" scan-includes --manifests "$REPO/labs" --lab "$lab" --sources "$box/labs/$lab" >"$dir/problems.txt"
+    case $? in
+        0) rm -f -- "$dir/problems.txt" ;;
+        1) rm -rf -- "$box"; return 1 ;;
+        *) die "grader scan-includes failed on $dir" ;;
+    esac
+    return 0
+}

@@ -1,0 +1,29 @@
+// The checker: decides whether one output of a student's run matches the reference
+// solution's output of the same case, outside the student's process. An element passes when
+//     |student - reference| <= tolerance * 2 * bound
+// where bound is the reference run's error bound for that element (labs/MANIFEST.md, "How
+// correctness is decided"); NaN never passes. A missing, malformed or mis-sized file fails.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "compare.hpp"
+#include "result_files.hpp"
+
+struct OutputVerdict {
+    bool pass = false;
+    std::string reason;            // one sentence, for a failure
+    size_t checked = 0, bad = 0;
+    std::vector<Mismatch> first;   // the first mismatches, in order
+};
+
+OutputVerdict compare_outputs(const OutputArray& student, const OutputArray& reference, double tolerance);
+
+// Reads both files (the student's may be absent or hostile: its size is checked against its
+// header before anything is allocated) and compares them.
+OutputVerdict check_output_files(const std::string& student_path, const std::string& reference_path,
+                                 double tolerance);
+
+// Throws FormatError unless the file's size is what its header promises: a forged header
+// must not make the grader allocate gigabytes.
+void check_output_size(const std::string& path);

@@ -1,0 +1,133 @@
+#include "run_evidence.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "lab_plan.hpp"
+#include "result_files.hpp"
+#include "untrusted_text.hpp"
+
+namespace {
+
+const std::vector<std::string>& known_statuses() {
+    static const std::vector<std::string> statuses = {"ran",     "not implemented", "not_implemented", "refused",
+                                                      "crashed", "timeout",         "error"};
+    return statuses;
+}
+
+double parse_number(const std::string& text) {
+    if (text.empty()) return NAN;
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    return end && *end == '\0' ? v : NAN;
+}
+
+std::string field(const Record& r, const std::string& key) {
+    auto it = r.find(key);
+    return it == r.end() ? "" : it->second;
+}
+
+std::string seconds_text(double s) {
+    char text[32];
+    std::snprintf(text, sizeof text, s < 10 ? "%.1f" : "%.0f", s);
+    return text;
+}
+
+}  // namespace
+
+std::string SandboxOutcome::describe() const {
+    if (!present) return "the program did not run (no record of its end)";
+    if (outcome == "timeout")
+        return "the program was stopped after " + seconds_text(seconds) + " s by the wall-clock limit";
+    if (outcome == "output-limit") return "the program was stopped for writing more than the output limit";
+    if (outcome == "cpu-limit") return "the program was stopped by the CPU-time limit";
+    if (outcome == "setup-failed") return "the sandbox could not start the program";
+    if (outcome == "signal") return "the program was killed by " + signal;
+    return "the program exited with code " + std::to_string(exit_code);
+}
+
+SandboxOutcome read_sandbox_outcome(const std::string& path) {
+    SandboxOutcome o;
+    std::vector<Record> records;
+    try {
+        records = read_results(path);
+    } catch (const FormatError&) {
+        return o;
+    }
+    if (records.empty()) return o;
+    const Record& r = records.back();
+    o.present = true;
+    o.outcome = field(r, "outcome");
+    o.exit_code = std::atoi(field(r, "exit").c_str());
+    o.signal = field(r, "signal");
+    o.seconds = parse_number(field(r, "seconds"));
+    o.wall_limit = parse_number(field(r, "wall_limit"));
+    o.isolation = field(r, "isolation");
+    if (std::isnan(o.seconds)) o.seconds = 0;
+    return o;
+}
+
+RunEvidence read_run(const std::string& dir, const std::vector<std::string>& part_names) {
+    RunEvidence run;
+    run.dir = dir;
+    run.output_dir = dir + "/out";
+    run.sandbox = read_sandbox_outcome(dir + "/sandbox.tsv");
+    std::vector<Record> records;
+    try {
+        records = read_results(run.output_dir + "/results.tsv");
+        run.results_present = true;
+    } catch (const FormatError& e) {
+        std::string text = e.what();
+        if (text.rfind("missing results file", 0) != 0) {
+            run.results_present = true;
+            run.problems.push_back("results.tsv could not be read: " + clean_line(text));
+        }
+        return run;
+    }
+    std::vector<std::string> duplicated;
+    for (const Record& r : records) {
+        if (field(r, "record") != "part") continue;
+        std::string part = field(r, "part");
+        if (std::find(part_names.begin(), part_names.end(), part) == part_names.end()) {
+            run.problems.push_back("results.tsv names an unknown part '" + clean_line(part, 40) + "'");
+            continue;
+        }
+        if (run.parts.count(part) || std::count(duplicated.begin(), duplicated.end(), part)) {
+            run.parts.erase(part);
+            if (!std::count(duplicated.begin(), duplicated.end(), part)) duplicated.push_back(part);
+            continue;
+        }
+        PartRecord p;
+        p.status = field(r, "status");
+        if (std::find(known_statuses().begin(), known_statuses().end(), p.status) == known_statuses().end()) {
+            run.rejected.push_back(part);
+            run.problems.push_back("part " + part + ": unknown status '" + clean_line(p.status, 40) + "'");
+            continue;
+        }
+        if (p.status == "not_implemented") p.status = "not implemented";
+        p.message = clean_line(field(r, "message"), 600);
+        p.output = field(r, "output");
+        if (!p.output.empty() && !is_plain_file_name(p.output)) {
+            run.problems.push_back("part " + part + ": output name '" + clean_line(p.output, 60) + "' is not a plain file name");
+            p.output.clear();
+        }
+        double ms = parse_number(field(r, "time_ms"));
+        p.time_ms = std::isfinite(ms) && ms > 0 ? ms : 0;
+        run.parts[part] = p;
+    }
+    for (const std::string& part : duplicated) {
+        run.rejected.push_back(part);
+        run.problems.push_back("results.tsv holds more than one record for part " + part);
+    }
+    return run;
+}
+
+std::vector<std::string> unrecorded_parts(const RunEvidence& run, const std::vector<std::string>& part_names) {
+    std::vector<std::string> missing;
+    for (const std::string& part : part_names)
+        if (!run.parts.count(part) && std::find(run.rejected.begin(), run.rejected.end(), part) == run.rejected.end())
+            missing.push_back(part);
+    return missing;
+}

@@ -1,0 +1,48 @@
+// What one sandboxed run left behind, read back and validated. Two files per run folder:
+//   sandbox.tsv  written by grading/sandbox.sh (trusted): how the process ended;
+//   results.tsv  written by the student's process (untrusted): one record per part.
+// A record is only believed as far as the checker can verify it: its status says why a
+// part has no output (not implemented, refused, crashed, timeout); a pass is decided by
+// comparing the output file with the reference. The time it reports is used for the
+// performance points (a known limit: a hostile program could forge it; grading/README.md).
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+struct SandboxOutcome {
+    bool present = false;
+    std::string outcome;  // exited, timeout, output-limit, cpu-limit, signal, setup-failed
+    int exit_code = -1;
+    std::string signal;   // SIGSEGV, ... when killed by a signal
+    double seconds = 0;
+    double wall_limit = 0;
+    std::string isolation;
+    // "the program was stopped after 120 s (wall-clock limit)", "... exited with code 4", ...
+    std::string describe() const;
+};
+
+SandboxOutcome read_sandbox_outcome(const std::string& path);
+
+struct PartRecord {
+    std::string status;   // ran, not implemented, refused, crashed, timeout, error
+    std::string message;  // cleaned for display
+    std::string output;   // a plain file name in the run folder, or empty
+    double time_ms = 0;   // 0 when absent or invalid
+};
+
+struct RunEvidence {
+    std::string dir;         // sandbox.tsv, stdout.txt, stderr.txt (trusted: written by the grader)
+    std::string output_dir;  // dir/out: results.tsv and the outputs, collected from the student's run
+    SandboxOutcome sandbox;
+    bool results_present = false;
+    std::map<std::string, PartRecord> parts;  // valid records by part name
+    std::vector<std::string> rejected;        // parts whose records were rejected, and why
+    std::vector<std::string> problems;        // for the feedback: what was wrong with results.tsv
+};
+
+// Never throws for anything the student's process wrote; `part_names` are the manifest's.
+RunEvidence read_run(const std::string& dir, const std::vector<std::string>& part_names);
+
+// Parts with neither a valid nor a rejected record: the ones to rerun on their own.
+std::vector<std::string> unrecorded_parts(const RunEvidence& run, const std::vector<std::string>& part_names);

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Runs one untrusted command under limits, and records how it ended.
+#
+#   grading/sandbox.sh --isolation bwrap|rlimits --box DIR --status FILE [options] -- COMMAND [ARGS...]
+#
+# The command runs in DIR (its "box", the only place it may write), with a clean environment,
+# and these limits whatever the isolation:
+#   --wall S       wall-clock seconds, then SIGKILL            (timeout)
+#   --cpu S        CPU seconds per process                     (RLIMIT_CPU)
+#   --nproc N      processes and threads it may add            (RLIMIT_NPROC)
+#   --fsize BYTES  largest file it may write, stdout included  (RLIMIT_FSIZE)
+#   --nofile N     open files                                  (RLIMIT_NOFILE)
+# No address-space limit (RLIMIT_AS): CUDA reserves huge virtual ranges and fails under one.
+# Instead the command is the OOM killer's first choice (oom_score_adj 1000).
+#
+# Isolation:
+#   bwrap    bubblewrap: read-only system, new /dev with only the GPU nodes added (--gpu),
+#            private /tmp and /dev/shm, no network, own PID/IPC/UTS namespaces (every process
+#            dies with the sandbox), the --hide paths replaced by empty folders.
+#   rlimits  no namespaces: the limits above, a private TMPDIR in the box, a private network
+#            namespace with --netns (root only, util-linux unshare), and with --uid every
+#            process of that uid is killed afterwards and its files in /tmp, /var/tmp and
+#            /dev/shm are removed.
+#   --uid U  (root only) run as the unprivileged uid U (setpriv): the process limit does not
+#            hold for root, and file permissions keep the grader's files away. The caller
+#            gives each concurrent sandbox its own uid and makes the box U's.
+#
+# --status FILE (outside the box) gets one line of tab-separated key=value fields:
+#   outcome=exited|timeout|output-limit|cpu-limit|signal|setup-failed  exit=N  signal=NAME
+#   seconds=ELAPSED  wall_limit=S  isolation=...
+# The exit status is 0 when the command was run (its fate is in FILE), 2 for bad usage.
+set -uo pipefail
+
+usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+die_usage() { echo "sandbox.sh: $1 (see --help)" >&2; exit 2; }
+
+isolation="" box="" status_file="" stdout_file=/dev/null stderr_file=/dev/null
+wall=60 cpu="" nproc=128 fsize=$((64 << 20)) nofile=1024 uid="" gpu=no netns=no
+hide=() extra_env=()
+while (($#)); do
+    case $1 in
+        --help) usage; exit 0 ;;
+        --isolation) isolation=${2-}; shift 2 ;;
+        --box) box=${2-}; shift 2 ;;
+        --status) status_file=${2-}; shift 2 ;;
+        --stdout) stdout_file=${2-}; shift 2 ;;
+        --stderr) stderr_file=${2-}; shift 2 ;;
+        --wall) wall=${2-}; shift 2 ;;
+        --cpu) cpu=${2-}; shift 2 ;;
+        --nproc) nproc=${2-}; shift 2 ;;
+        --fsize) fsize=${2-}; shift 2 ;;
+        --nofile) nofile=${2-}; shift 2 ;;
+        --uid) uid=${2-}; shift 2 ;;
+        --gpu) gpu=yes; shift ;;
+        --netns) netns=yes; shift ;;
+        --hide) hide+=("${2-}"); shift 2 ;;
+        --env) extra_env+=("${2-}"); shift 2 ;;
+        --) shift; break ;;
+        *) die_usage "unknown option '$1'" ;;
+    esac
+done
+(($#)) || die_usage "no command given after --"
+[[ $isolation == bwrap || $isolation == rlimits ]] || die_usage "--isolation must be bwrap or rlimits"
+[[ -n $status_file ]] || die_usage "--status FILE is required"
+[[ -d $box && ! -L $box ]] || die_usage "--box must be an existing folder, not a link: '$box'"
+for number in "$wall" "$nproc" "$fsize" "$nofile" ${cpu:+"$cpu"} ${uid:+"$uid"}; do
+    [[ $number =~ ^[0-9]+$ ]] || die_usage "'$number' is not a whole number"
+done
+[[ -z $uid || $EUID == 0 ]] || die_usage "--uid needs root"
+[[ $netns == no || $EUID == 0 ]] || die_usage "--netns needs root"
+box=$(realpath -e "$box")
+cpu=${cpu:-$((wall + 5))}
+
+# A fresh private home and temporary folder in the box, the sandbox user's own. An earlier
+# command may have left anything there (a link to /etc, say): remove it, never follow it.
+for private in "$box/.sandbox-home" "$box/.sandbox-tmp"; do
+    rm -rf -- "$private"
+    mkdir -- "$private" || die_usage "cannot make $private"
+    [[ -n $uid ]] && chown -h "$uid:$uid" -- "$private"
+done
+
+# The uid's tasks now (RLIMIT_NPROC counts them all): the limit is that many plus what the
+# command may add.
+# shellcheck source=lib/tasks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/tasks.sh"
+process_limit=$(($(tasks_of_uid "${uid:-$EUID}") + nproc))
+
+environment=(env -i -C "$box" "PATH=$PATH" "HOME=$box/.sandbox-home" "LANG=C.UTF-8" "USER=sandbox" "LOGNAME=sandbox")
+# Where the CUDA libraries are found, when the system does not know (cuBLAS, say).
+[[ -n ${LD_LIBRARY_PATH-} ]] && environment+=("LD_LIBRARY_PATH=$LD_LIBRARY_PATH")
+if [[ $isolation == bwrap ]]; then
+    environment+=("TMPDIR=/tmp")
+else
+    environment+=("TMPDIR=$box/.sandbox-tmp")
+fi
+environment+=("${extra_env[@]}")
+
+limits=(prlimit "--nproc=$process_limit" "--fsize=$fsize" "--cpu=$cpu" "--nofile=$nofile" --core=0 --)
+as_user=()
+[[ -n $uid ]] && as_user=(setpriv "--reuid=$uid" "--regid=$uid" --clear-groups --no-new-privs)
+
+case $isolation in
+    bwrap)
+        jail=(bwrap --ro-bind / / --dev /dev --proc /proc --unshare-net --unshare-pid --unshare-ipc --unshare-uts
+              --unshare-cgroup-try --hostname sandbox --new-session --die-with-parent)
+        # A size for the private /tmp where this bubblewrap knows --size (0.8 and later).
+        tmp_size=()
+        bwrap --help 2>&1 | grep -q -- '--size' && tmp_size=(--size $((1 << 30)))
+        jail+=("${tmp_size[@]}" --tmpfs /tmp "${tmp_size[@]}" --tmpfs /dev/shm)
+        for path in "${hide[@]}"; do
+            [[ -e $path ]] && jail+=(--tmpfs "$(realpath -e "$path")")
+        done
+        if [[ $gpu == yes ]]; then
+            for node in /dev/nvidia*; do
+                [[ -e $node ]] && jail+=(--dev-bind "$node" "$node")
+            done
+        fi
+        jail+=(--bind "$box" "$box" --chdir "$box" --)
+        chain=(timeout -s KILL "$wall" "${limits[@]}" "${as_user[@]}" "${jail[@]}" "${environment[@]}" "$@")
+        description="bwrap"
+        ;;
+    rlimits)
+        network=()
+        [[ $netns == yes ]] && network=(unshare --net --)
+        chain=(timeout -s KILL "$wall" "${network[@]}" "${limits[@]}" "${as_user[@]}" "${environment[@]}" "$@")
+        description="rlimits${uid:+,uid}${network:+,netns}"
+        ;;
+esac
+
+# The command gets stdin, stdout and stderr only: no descriptor the grader holds (its locks,
+# its log) reaches it. It is also the OOM killer's first choice.
+isolated_start() {
+    local fd
+    for fd in /proc/$BASHPID/fd/*; do
+        fd=${fd##*/}
+        ((fd > 2)) && eval "exec $fd>&-"
+    done
+    echo 1000 >/proc/self/oom_score_adj 2>/dev/null
+    exec "${chain[@]}"
+}
+start=$EPOCHREALTIME
+if [[ $stdout_file == "$stderr_file" ]]; then
+    (isolated_start) </dev/null >"$stdout_file" 2>&1 &
+else
+    (isolated_start) </dev/null >"$stdout_file" 2>"$stderr_file" &
+fi
+leader=$!
+{ wait "$leader"; } 2>/dev/null
+rc=$?
+elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+
+# Whatever is left of it: timeout made its own process group; with --uid, every process of
+# that uid (a process can leave its group, not its uid).
+kill -KILL -- "-$leader" 2>/dev/null
+if [[ -n $uid ]]; then
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+        setpriv "--reuid=$uid" "--regid=$uid" --clear-groups bash -c 'kill -KILL -1' 2>/dev/null
+        (($(live_tasks_of_uid "$uid") == 0)) && break
+        sleep 0.2
+    done
+    if [[ $isolation == rlimits ]]; then
+        # What it left in the shared temporary folders (never the box, which may lie in /tmp).
+        find /tmp /var/tmp /dev/shm -xdev -path "$box" -prune -o -user "$uid" -print0 2>/dev/null |
+            xargs -0 -r rm -rf -- 2>/dev/null
+    fi
+fi
+
+signal="" outcome=exited exit_code=$rc
+if ((rc >= 128)); then
+    signal=SIG$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))
+    case $signal in
+        SIGXFSZ) outcome="output-limit" ;;
+        SIGXCPU) outcome="cpu-limit" ;;
+        *) outcome=signal ;;
+    esac
+fi
+if awk "BEGIN{exit !($elapsed >= $wall - 0.05)}" && { ((rc == 137)) || ((rc == 124)); }; then
+    outcome=timeout
+fi
+((rc == 125 || rc == 126 || rc == 127)) && [[ $outcome == exited ]] && outcome=setup-failed
+printf 'outcome=%s\texit=%s\tsignal=%s\tseconds=%.3f\twall_limit=%s\tisolation=%s\n' \
+    "$outcome" "$exit_code" "$signal" "$elapsed" "$wall" "$description" >"$status_file"
+exit 0

@@ -1,0 +1,310 @@
+#include "scoring.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+#include "output_check.hpp"
+#include "perf_curve.hpp"
+#include "result_files.hpp"
+#include "run_evidence.hpp"
+#include "sanitizer_log.hpp"
+#include "source_scan.hpp"
+#include "untrusted_text.hpp"
+
+namespace {
+
+bool exists(const std::string& path) {
+    struct stat info {};
+    return stat(path.c_str(), &info) == 0;
+}
+
+std::vector<std::string> read_lines(const std::string& path) {
+    std::vector<std::string> lines;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) lines.push_back(line);
+    return lines;
+}
+
+std::string first_word(const std::string& path) {
+    std::ifstream in(path);
+    std::string word;
+    in >> word;
+    return word;
+}
+
+std::string format_ms(double ms) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g", ms);
+    return text;
+}
+
+// The trusted side of a case: the reference run's record for each part.
+struct ReferenceRun {
+    std::map<std::string, PartRecord> parts;
+};
+
+ReferenceRun read_reference(const std::string& dir, const std::vector<std::string>& parts, const std::string& what) {
+    if (!exists(dir + "/out/results.tsv")) throw std::runtime_error("the " + what + " is missing: " + dir + "/out/results.tsv");
+    RunEvidence run = read_run(dir, parts);
+    ReferenceRun ref;
+    for (const std::string& part : parts) {
+        auto it = run.parts.find(part);
+        if (it == run.parts.end() || it->second.status != "ran")
+            throw std::runtime_error("the " + what + " has no result for part " + part + " in " + dir +
+                                     ": the reference solution must pass every case");
+        ref.parts[part] = it->second;
+    }
+    return ref;
+}
+
+class LabScorer {
+public:
+    LabScorer(const LabPlan& plan, const ScoringInputs& in) : plan_(plan), in_(in) {}
+
+    LabScore run() {
+        score_.lab = plan_.lab;
+        score_.title = plan_.title;
+        score_.max = plan_.max_points();
+        std::vector<std::string> problems = read_lines(in_.lab_dir + "/problems.txt");
+        if (!problems.empty()) {
+            score_.state = "malformed";
+            score_.note = clean_line(problems.front(), 120);
+            std::string all;
+            for (const std::string& p : problems) all += clean_line(p) + "\n";
+            add({"submission", "", "", "", 0, 0, false, false, "the submission for " + plan_.lab + " cannot be graded", all});
+            zero_everything("not graded: " + clean_line(problems.front()));
+            return finish();
+        }
+        std::string build = first_word(in_.lab_dir + "/build/status");
+        if (build != "ok") {
+            score_.state = "build-failed";
+            score_.note = build == "timeout" ? "the build ran out of time" : "compile error";
+            std::string message = build == "timeout" ? "the build was stopped by its time limit"
+                                                      : "the code did not compile";
+            add({"build", "", "", "", 0, 0, false, false, message,
+                 log_excerpt(in_.lab_dir + "/build/log.txt", {"error", "Error", "fatal"}, 25)});
+            zero_everything("not graded: " + message);
+            return finish();
+        }
+        add({"build", "", "", "", 0, 0, true, false, "the code compiled", ""});
+        read_forbidden_matches();
+        std::vector<std::string> not_run = read_lines(in_.lab_dir + "/not-run.txt");
+        if (!not_run.empty()) {
+            score_.state = "not-run";
+            score_.note = "cases not run: " + clean_line(not_run.front(), 60);
+            add({"run", "", "", "", 0, 0, false, false, "the cases were not run: " + clean_line(not_run.front()), ""});
+            zero_everything("not run: " + clean_line(not_run.front()));
+            return finish();
+        }
+        score_.state = "graded";
+        for (const CasePlan& c : plan_.cases) score_case(c);
+        score_sanitizers();
+        if (!forbidden_.empty()) score_.note = "forbidden API";
+        return finish();
+    }
+
+private:
+    void add(ScoreItem item) { score_.items.push_back(std::move(item)); }
+
+    LabScore finish() {
+        score_.points = total_points(score_.items);
+        return score_;
+    }
+
+    // Every correctness and performance item at zero, so the maximum stays visible.
+    void zero_everything(const std::string& why) {
+        for (const CasePlan& c : plan_.cases)
+            for (const PartPlan& p : plan_.parts) {
+                add(correctness_item(c, p.name, false, why));
+                if (c.perf) add(perf_item(c, p.name, 0, why));
+            }
+    }
+
+    ScoreItem correctness_item(const CasePlan& c, const std::string& part, bool pass, const std::string& why) {
+        ScoreItem i;
+        i.kind = "correctness";
+        i.part = part;
+        i.case_name = c.name;
+        i.max = c.points;
+        i.points = pass ? c.points : 0;
+        i.passed = pass;
+        i.hidden = c.hidden;
+        i.message = why;
+        return i;
+    }
+
+    ScoreItem perf_item(const CasePlan& c, const std::string& part, double fraction, const std::string& why) {
+        ScoreItem i;
+        i.kind = "performance";
+        i.part = part;
+        i.case_name = c.name;
+        i.max = plan_.perf_points;
+        i.points = plan_.perf_points * fraction;
+        i.passed = fraction > 0;
+        i.hidden = c.hidden;
+        i.message = why;
+        return i;
+    }
+
+    void read_forbidden_matches() {
+        forbidden_ = read_forbidden(in_.lab_dir + "/forbidden.tsv");
+        for (const ForbiddenMatch& m : forbidden_) {
+            std::string whom = m.part == "*" ? "every part" : "part " + m.part;
+            std::string reason = m.part == "*" ? plan_.forbidden_reason : "this API is not allowed in part " + m.part;
+            add({"forbidden", m.part, "", "", 0, 0, false, false,
+                 "forbidden API at " + m.where + " (" + whom + " scores zero): " + reason, m.text});
+        }
+    }
+
+    // Why `part` scores zero whatever its output, or "".
+    std::string forbidden_reason(const std::string& part) const {
+        for (const ForbiddenMatch& m : forbidden_)
+            if (m.part == "*" || m.part == part) return "forbidden API at " + m.where;
+        return "";
+    }
+
+    const RunEvidence& run_of(const std::string& dir) {
+        auto it = runs_.find(dir);
+        if (it == runs_.end()) it = runs_.emplace(dir, read_run(dir, plan_.part_names())).first;
+        return it->second;
+    }
+
+    // The run that speaks for `part` on case `c`: its own rerun when there was one.
+    const RunEvidence& evidence_for(const CasePlan& c, const std::string& part) {
+        std::string own = in_.lab_dir + "/runs/" + c.name + "/" + part;
+        return run_of(exists(own + "/sandbox.tsv") ? own : in_.lab_dir + "/runs/" + c.name + "/all");
+    }
+
+    std::string stderr_excerpt(const RunEvidence& run) {
+        return log_excerpt(run.dir + "/stderr.txt", {"error"}, 8);
+    }
+
+    void score_case(const CasePlan& c) {
+        ReferenceRun reference = read_reference(in_.reference_dir + "/" + c.name, plan_.part_names(), "reference output of case " + c.name);
+        for (const PartPlan& p : plan_.parts) {
+            const RunEvidence& run = evidence_for(c, p.name);
+            std::string why;
+            bool pass = false;
+            std::string detail;
+            auto record = run.parts.find(p.name);
+            if (record == run.parts.end()) {
+                bool rejected = std::find(run.rejected.begin(), run.rejected.end(), p.name) != run.rejected.end();
+                why = rejected ? "its record in results.tsv was rejected" : "no result: " + run.sandbox.describe();
+                detail = stderr_excerpt(run);
+            } else {
+                const PartRecord& r = record->second;
+                if (r.status == "ran") {
+                    if (r.output.empty()) {
+                        why = "it reported a result but wrote no output";
+                    } else {
+                        OutputVerdict v = check_output_files(run.output_dir + "/" + r.output,
+                                                             in_.reference_dir + "/" + c.name + "/out/" + reference.parts[p.name].output,
+                                                             c.tolerance);
+                        pass = v.pass;
+                        why = v.pass ? "correct" : v.checked ? "wrong result: " + v.reason : v.reason;
+                    }
+                } else if (r.status == "not implemented") {
+                    why = "not implemented (the part launched no kernel)";
+                } else {
+                    static const std::map<std::string, std::string> words = {
+                        {"refused", "the launch was refused"}, {"crashed", "it crashed"},
+                        {"timeout", "it was stopped by the driver's time limit"}, {"error", "it failed"}};
+                    why = words.at(r.status) + (r.message.empty() ? "" : ": " + r.message);
+                    detail = stderr_excerpt(run);
+                }
+            }
+            std::string forbidden = forbidden_reason(p.name);
+            if (!forbidden.empty() && pass) {
+                pass = false;
+                why = "scores zero: " + forbidden;
+            }
+            ScoreItem item = correctness_item(c, p.name, pass, why);
+            item.detail = c.hidden ? "" : detail;
+            add(item);
+            if (c.perf) score_perf(c, p.name, pass, pass ? record->second.time_ms : 0);
+        }
+    }
+
+    void score_perf(const CasePlan& c, const std::string& part, bool correct, double student_ms) {
+        if (!correct) {
+            add(perf_item(c, part, 0, "no performance points without a correct result"));
+            return;
+        }
+        if (!timing_.count(c.name))
+            timing_[c.name] = read_reference(in_.timing_dir + "/" + c.name, plan_.part_names(), "reference timing of case " + c.name);
+        double reference_ms = timing_[c.name].parts[part].time_ms;
+        if (reference_ms <= 0) throw std::runtime_error("the reference timing of case " + c.name + " has no time for " + part);
+        if (student_ms <= 0) {
+            add(perf_item(c, part, 0, "no valid time was reported"));
+            return;
+        }
+        double ratio = student_ms / reference_ms;
+        double fraction = perf_fraction(ratio, plan_.full_ratio, plan_.zero_ratio);
+        char why[200];
+        std::snprintf(why, sizeof why, "%s ms against the reference's %s ms: %.2fx (full points up to %.3gx, none from %.3gx)",
+                      format_ms(student_ms).c_str(), format_ms(reference_ms).c_str(), ratio, plan_.full_ratio, plan_.zero_ratio);
+        ScoreItem item = perf_item(c, part, fraction, why);
+        item.student_ms = student_ms;
+        item.reference_ms = reference_ms;
+        item.ratio = ratio;
+        add(item);
+    }
+
+    void score_sanitizers() {
+        if (plan_.sanitize_case.empty()) return;
+        std::vector<std::string> missing = read_lines(in_.lab_dir + "/sanitize/not-run.txt");
+        for (const std::string& tool : plan_.sanitize_tools) {
+            ScoreItem item;
+            item.kind = "sanitizer";
+            item.tool = tool;
+            item.case_name = plan_.sanitize_case;
+            if (!missing.empty()) {
+                item.passed = true;
+                item.message = tool + " was not run: " + clean_line(missing.front());
+                add(item);
+                continue;
+            }
+            SanitizerVerdict v = read_sanitizer_run(in_.lab_dir + "/sanitize/" + tool, tool);
+            item.passed = v.state != SanitizerVerdict::State::errors;
+            item.points = item.passed ? 0 : -plan_.sanitize_points;
+            item.message = v.summary + " on case " + plan_.sanitize_case;
+            item.detail = v.excerpt;
+            add(item);
+        }
+    }
+
+    const LabPlan& plan_;
+    const ScoringInputs& in_;
+    LabScore score_;
+    std::vector<ForbiddenMatch> forbidden_;
+    std::map<std::string, RunEvidence> runs_;
+    std::map<std::string, ReferenceRun> timing_;
+};
+
+}  // namespace
+
+LabScore score_lab(const LabPlan& plan, const ScoringInputs& inputs) { return LabScorer(plan, inputs).run(); }
+
+std::string reference_run_problem(const std::string& dir, const LabPlan& plan, bool with_bounds) {
+    try {
+        ReferenceRun ref = read_reference(dir, plan.part_names(), "reference run");
+        for (const auto& [part, record] : ref.parts) {
+            if (!with_bounds) {
+                if (record.time_ms <= 0) return "the reference run reports no time for part " + part;
+                continue;
+            }
+            if (record.output.empty()) return "the reference run wrote no output for part " + part;
+            OutputArray array = read_output_array(dir + "/out/" + record.output);
+            if (array.bound.empty()) return "the reference output of part " + part + " has no error bounds (--write-bounds)";
+        }
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "";
+}

@@ -1,0 +1,24 @@
+// Scores one student on one lab from the evidence the grading run left in the lab's folder
+// (layout in grading/FORMATS.md): the submission problems, the build, the forbidden-API
+// scan, the runs of every case (one process for all parts, then each unrecorded part on its
+// own), and the sanitizer runs. Correctness is decided here, by the checker, against the
+// reference outputs; nothing the student's program printed can award points.
+#pragma once
+#include <string>
+
+#include "lab_plan.hpp"
+#include "lab_score.hpp"
+
+struct ScoringInputs {
+    std::string lab_dir;        // the student's evidence for this lab
+    std::string reference_dir;  // <case>/results.tsv and outputs of the reference solution (with bounds)
+    std::string timing_dir;     // <case>/results.tsv of the reference timed on the student's GPU
+};
+
+// Throws std::runtime_error when the grader's own inputs (reference outputs, timings) are
+// missing or wrong: that is the grading run's fault, never a reason to take points.
+LabScore score_lab(const LabPlan& plan, const ScoringInputs& inputs);
+
+// Empty when `dir` holds a complete reference run of `plan` (every part ran and, when
+// `with_bounds`, wrote an output with error bounds); otherwise what is wrong, in one sentence.
+std::string reference_run_problem(const std::string& dir, const LabPlan& plan, bool with_bounds);

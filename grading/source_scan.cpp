@@ -1,0 +1,144 @@
+#include "source_scan.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+#include <sstream>
+
+#include "result_files.hpp"
+#include "untrusted_text.hpp"
+
+std::string strip_comments(const std::string& s) {
+    std::string out;
+    out.reserve(s.size());
+    size_t i = 0, n = s.size();
+    auto blank_until = [&](size_t end) {  // comment text -> spaces, keeping line breaks
+        for (; i < end && i < n; ++i) out += s[i] == '\n' ? '\n' : ' ';
+    };
+    while (i < n) {
+        if (s.compare(i, 2, "//") == 0) {
+            size_t end = i;
+            while (end < n && s[end] != '\n') end += (s[end] == '\\' && end + 1 < n) ? 2 : 1;
+            blank_until(end);
+        } else if (s.compare(i, 2, "/*") == 0) {
+            size_t close = s.find("*/", i + 2);
+            blank_until(close == std::string::npos ? n : close + 2);
+        } else if (s[i] == 'R' && i + 1 < n && s[i + 1] == '"' &&
+                   (i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_'))) {
+            size_t open = s.find('(', i + 2);
+            if (open == std::string::npos) {
+                out += s[i++];
+                continue;
+            }
+            std::string terminator = ")" + s.substr(i + 2, open - i - 2) + "\"";
+            size_t close = s.find(terminator, open);
+            size_t end = close == std::string::npos ? n : close + terminator.size();
+            out.append(s, i, end - i);
+            i = end;
+        } else if (s[i] == '"' || s[i] == '\'') {
+            char quote = s[i];
+            size_t end = i + 1;
+            while (end < n && s[end] != quote && s[end] != '\n') end += (s[end] == '\\' && end + 1 < n) ? 2 : 1;
+            end = std::min(n, end + 1);
+            out.append(s, i, end - i);
+            i = end;
+        } else {
+            out += s[i++];
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> symbol_names(const std::string& nm_output) {
+    // "0000000000000b40 T name" or "                 U name"
+    static const std::regex line_format("^[0-9a-fA-F ]* ([A-Za-z?-]) (.+)$");
+    std::vector<std::string> names;
+    std::istringstream in(nm_output);
+    for (std::string line; std::getline(in, line);) {
+        std::smatch m;
+        if (std::regex_match(line, m, line_format)) names.push_back(m[2].str());
+    }
+    return names;
+}
+
+namespace {
+
+void search(const std::string& part, const std::string& pattern, const std::string& file, const std::string& source,
+            const std::vector<std::string>* symbols, std::vector<ForbiddenMatch>& found) {
+    std::regex re(pattern, std::regex::extended | std::regex::icase);
+    std::istringstream in(strip_comments(source));
+    int number = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++number;
+        if (std::regex_search(line, re)) found.push_back({part, file + ":" + std::to_string(number), clean_line(line, 200)});
+    }
+    if (symbols)
+        for (const std::string& name : *symbols)
+            if (std::regex_search(name, re)) found.push_back({part, file + " (object file)", clean_line(name, 200)});
+}
+
+}  // namespace
+
+std::vector<ForbiddenMatch> find_forbidden(const LabPlan& plan, const std::map<std::string, std::string>& sources,
+                                           const std::map<std::string, std::vector<std::string>>& symbols) {
+    std::vector<ForbiddenMatch> found;
+    auto check = [&](const std::string& part, const std::string& pattern, const std::vector<std::string>& files) {
+        if (pattern.empty()) return;
+        for (const std::string& file : files) {
+            auto source = sources.find(file);
+            if (source == sources.end()) continue;
+            auto names = symbols.find(file);
+            search(part, pattern, file, source->second, names == symbols.end() ? nullptr : &names->second, found);
+        }
+    };
+    check("*", plan.forbidden, plan.student_files);
+    for (const PartPlan& part : plan.parts) check(part.name, part.forbidden, part.files);
+    return found;
+}
+
+std::vector<std::string> find_outside_includes(const std::string& file_name, const std::string& source) {
+    static const std::regex directive("^[ \t]*#[ \t]*(include|include_next|import|embed)[ \t]*(.*)$");
+    static const std::regex quoted("^[\"<]([^\">]*)[\">]");
+    std::vector<std::string> problems;
+    std::istringstream in(strip_comments(source));
+    int number = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++number;
+        std::string where = file_name + ":" + std::to_string(number) + ": ";
+        if (line.find(".incbin") != std::string::npos) {
+            problems.push_back(where + "`.incbin` reads a file at build time, which is not allowed");
+            continue;
+        }
+        std::smatch m;
+        if (!std::regex_match(line, m, directive)) continue;
+        std::string keyword = m[1].str(), target = m[2].str();
+        if (keyword == "embed") {
+            problems.push_back(where + "#embed is not allowed");
+            continue;
+        }
+        std::smatch path;
+        if (!std::regex_search(target, path, quoted)) {
+            problems.push_back(where + "#" + keyword + " must name its file in \"...\" or <...>, not through a macro");
+            continue;
+        }
+        std::string p = path[1].str();
+        bool parent = p == ".." || p.rfind("../", 0) == 0 || p.find("/../") != std::string::npos ||
+                      (p.size() >= 3 && p.compare(p.size() - 3, 3, "/..") == 0);
+        if (!p.empty() && (p[0] == '/' || parent))
+            problems.push_back(where + "#" + keyword + " \"" + clean_line(p, 120) +
+                               "\" reaches outside the lab: include only the lab's headers and system headers");
+    }
+    return problems;
+}
+
+void write_forbidden(const std::string& path, const std::vector<ForbiddenMatch>& matches) {
+    ResultsWriter out(path);
+    for (const ForbiddenMatch& m : matches) out.write({{"record", "forbidden"}, {"part", m.part}, {"where", m.where}, {"text", m.text}});
+}
+
+std::vector<ForbiddenMatch> read_forbidden(const std::string& path) {
+    std::vector<ForbiddenMatch> matches;
+    for (Record& r : read_results(path))
+        if (r["record"] == "forbidden") matches.push_back({r["part"], r["where"], r["text"]});
+    return matches;
+}

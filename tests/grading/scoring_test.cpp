@@ -1,0 +1,166 @@
+// Scoring a student x lab from the evidence a grading run leaves: every way a part can pass,
+// fail or lose its points, on a small two-part lab.
+#include <cmath>
+
+#include "catch.hpp"
+#include "scoring.hpp"
+#include "source_scan.hpp"
+#include "temp_folder.hpp"
+
+namespace {
+
+const char* kManifest = R"(
+student_files = k.cu
+parts = one two
+part_option = --part
+forbidden = cublas
+forbidden.reason = write your own kernels
+cases = small big
+case.small.args = --n 3
+case.small.visibility = public
+case.small.points = 1
+case.big.args = --n 2
+case.big.visibility = hidden
+case.big.points = 2
+perf.cases = big
+perf.points = 4
+perf.full_ratio = 1.2
+perf.zero_ratio = 10
+sanitize.case = small
+sanitize.tools = memcheck
+sanitize.points = 2
+)";
+
+const char* kExited = "outcome=exited\texit=0\tsignal=\tseconds=1\twall_limit=130\tisolation=bwrap\n";
+
+struct Fixture {
+    TempFolder dir;
+    LabPlan plan = make_lab_plan(Manifest::parse(kManifest, "m"), "labT");
+    ScoringInputs inputs{dir / "lab", dir / "reference", dir / "timing"};
+
+    Fixture() {
+        // The reference: outputs with bounds for each case, and its times on this GPU.
+        dir.write_floats("reference/small/out/one.out", {1, 2, 3}, {0.1, 0.1, 0.1});
+        dir.write_floats("reference/small/out/two.out", {1, 2, 3}, {0.1, 0.1, 0.1});
+        dir.write("reference/small/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n"
+                                                     "record=part\tpart=two\tstatus=ran\toutput=two.out\n");
+        dir.write_floats("reference/big/out/one.out", {5, 6}, {0.1, 0.1});
+        dir.write_floats("reference/big/out/two.out", {5, 6}, {0.1, 0.1});
+        dir.write("reference/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n"
+                                                   "record=part\tpart=two\tstatus=ran\toutput=two.out\n");
+        dir.write("timing/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\ttime_ms=1.0\n"
+                                                "record=part\tpart=two\tstatus=ran\ttime_ms=1.0\n");
+        // A student whose build worked, with no forbidden API.
+        dir.write("lab/build/status", "ok\n");
+        dir.write("lab/forbidden.tsv", "");
+        // small: one right, two wrong, in one process.
+        dir.write("lab/runs/small/all/sandbox.tsv", kExited);
+        dir.write_floats("lab/runs/small/all/out/one.out", {1.05f, 2, 3});
+        dir.write_floats("lab/runs/small/all/out/two.out", {1, 2, 4});
+        dir.write("lab/runs/small/all/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=1\n"
+                                                        "record=part\tpart=two\tstatus=ran\toutput=two.out\ttime_ms=1\n");
+        // big: one right at twice the reference's time; then the process died (wall clock),
+        // and part two, run on its own, crashed.
+        dir.write("lab/runs/big/all/sandbox.tsv", "outcome=timeout\texit=137\tsignal=SIGKILL\tseconds=130\twall_limit=130\tisolation=bwrap\n");
+        dir.write_floats("lab/runs/big/all/out/one.out", {5, 6});
+        dir.write("lab/runs/big/all/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=2.0\n");
+        dir.write("lab/runs/big/two/sandbox.tsv", "outcome=signal\texit=139\tsignal=SIGSEGV\tseconds=1\twall_limit=130\tisolation=bwrap\n");
+        dir.write("lab/runs/big/two/stderr.txt", "error: something private to the hidden case\n");
+        // memcheck found errors.
+        dir.write("lab/sanitize/memcheck/sandbox.tsv", "outcome=exited\texit=99\tsignal=\tseconds=1\twall_limit=270\tisolation=bwrap\n");
+        dir.write("lab/sanitize/memcheck/log.txt", "========= Invalid __global__ write of size 4 bytes\n========= ERROR SUMMARY: 1 error\n");
+    }
+
+    const ScoreItem& item(const LabScore& s, const std::string& kind, const std::string& c, const std::string& part) {
+        for (const ScoreItem& i : s.items)
+            if (i.kind == kind && i.case_name == c && i.part == part) return i;
+        FAIL("no item " + kind + " " + c + " " + part);
+        throw 0;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("each part earns its points only where its output matches", "[grading][scoring]") {
+    Fixture f;
+    LabScore s = score_lab(f.plan, f.inputs);
+    CHECK(s.state == "graded");
+    CHECK(s.max == 14);  // (1 + 2) x 2 parts + 4 x 2 parts
+    CHECK(f.item(s, "correctness", "small", "one").points == 1);
+    const ScoreItem& wrong = f.item(s, "correctness", "small", "two");
+    CHECK(wrong.points == 0);
+    CHECK(wrong.message.find("wrong result: 1 of 3 values wrong") != std::string::npos);
+    CHECK(f.item(s, "correctness", "big", "one").points == 2);
+    const ScoreItem& crashed = f.item(s, "correctness", "big", "two");
+    CHECK(crashed.points == 0);
+    CHECK(crashed.message == "no result: the program was killed by SIGSEGV");
+    CHECK(crashed.hidden);
+    CHECK(crashed.detail.empty());  // nothing of a hidden case's output is shown
+}
+
+TEST_CASE("performance points follow the curve, and need a correct result", "[grading][scoring]") {
+    Fixture f;
+    LabScore s = score_lab(f.plan, f.inputs);
+    const ScoreItem& fast = f.item(s, "performance", "big", "one");
+    CHECK(fast.ratio == 2);
+    CHECK(std::fabs(fast.points - 4 * std::log(10 / 2.0) / std::log(10 / 1.2)) < 1e-3);
+    CHECK(f.item(s, "performance", "big", "two").points == 0);
+}
+
+TEST_CASE("sanitizer errors take the manifest's points; the total never goes below zero", "[grading][scoring]") {
+    Fixture f;
+    LabScore s = score_lab(f.plan, f.inputs);
+    double sanitizer = 0;
+    for (const ScoreItem& i : s.items)
+        if (i.kind == "sanitizer") sanitizer += i.points;
+    CHECK(sanitizer == -2);
+    CHECK(std::fabs(s.points - (1 + 2 + 4 * std::log(5.0) / std::log(10 / 1.2) - 2)) < 1e-3);
+
+    f.dir.write("lab/runs/small/all/out/results.tsv", "");  // now nothing passes
+    f.dir.write("lab/runs/big/all/out/results.tsv", "");
+    CHECK(score_lab(f.plan, f.inputs).points == 0);
+}
+
+TEST_CASE("a forbidden API zeroes every part, with the reason", "[grading][scoring]") {
+    Fixture f;
+    write_forbidden(f.dir / "lab/forbidden.tsv", {{"*", "k.cu:7", "cublasSgemm(h, ...)"}});
+    LabScore s = score_lab(f.plan, f.inputs);
+    CHECK(s.points == 0);
+    CHECK(s.note == "forbidden API");
+    CHECK(f.item(s, "correctness", "small", "one").message == "scores zero: forbidden API at k.cu:7");
+    CHECK(f.item(s, "forbidden", "", "*").message.find("write your own kernels") != std::string::npos);
+}
+
+TEST_CASE("a compile error or a malformed submission gives zero with its reason", "[grading][scoring]") {
+    Fixture f;
+    f.dir.write("lab/build/status", "failed\n");
+    f.dir.write("lab/build/log.txt", "make: entering\nlabs/labT/k.cu(3): error: identifier \"x\" is undefined\n");
+    LabScore broken = score_lab(f.plan, f.inputs);
+    CHECK(broken.state == "build-failed");
+    CHECK(broken.points == 0);
+    CHECK(f.item(broken, "build", "", "").detail.find("identifier \"x\" is undefined") != std::string::npos);
+    CHECK(f.item(broken, "correctness", "small", "one").max == 1);  // the maximum stays visible
+
+    f.dir.write("lab/problems.txt", "k.cu is missing\n");
+    LabScore missing = score_lab(f.plan, f.inputs);
+    CHECK(missing.state == "malformed");
+    CHECK(missing.note == "k.cu is missing");
+    CHECK(missing.points == 0);
+}
+
+TEST_CASE("cases that could not run (no GPU) say so", "[grading][scoring]") {
+    Fixture f;
+    f.dir.write("lab/not-run.txt", "no GPU was usable on the grading machine\n");
+    LabScore s = score_lab(f.plan, f.inputs);
+    CHECK(s.state == "not-run");
+    CHECK(s.points == 0);
+    CHECK(f.item(s, "run", "", "").message == "the cases were not run: no GPU was usable on the grading machine");
+}
+
+TEST_CASE("a broken reference is the grader's error, not the student's", "[grading][scoring]") {
+    Fixture f;
+    f.dir.write("reference/small/out/results.tsv", "record=part\tpart=one\tstatus=crashed\n");
+    CHECK_THROWS_AS(score_lab(f.plan, f.inputs), std::runtime_error);
+    CHECK(reference_run_problem(f.dir / "reference/small", f.plan, true).find("part one") != std::string::npos);
+    CHECK(reference_run_problem(f.dir / "reference/big", f.plan, true).empty());
+}

@@ -1,0 +1,71 @@
+// Forbidden APIs and includes that reach outside the lab.
+#include <algorithm>
+
+#include "catch.hpp"
+#include "lab_plan.hpp"
+#include "source_scan.hpp"
+
+namespace {
+
+LabPlan two_part_plan() {
+    return make_lab_plan(Manifest::parse("student_files = a.cu b.cu\nparts = one two\npart_option = --part\n"
+                                         "part.two.files = b.cu\npart.two.forbidden = thrust\n"
+                                         "forbidden = cublas\nforbidden.reason = no\ncases = c\n"
+                                         "case.c.args = --x\ncase.c.visibility = public\ncase.c.points = 1\n",
+                                         "m"),
+                         "lab");
+}
+
+}  // namespace
+
+TEST_CASE("comments are removed, strings and line numbers kept", "[grading][scan]") {
+    std::string source = "int a; // cublasSgemm here\n/* cublas\n   more */ int b;\nconst char* s = \"// not a comment\";\n"
+                         "auto r = R\"x(/* raw */)x\"; char c = '\"'; // \"\nint d; /* unterminated";
+    std::string stripped = strip_comments(source);
+    CHECK(stripped.find("cublas") == std::string::npos);
+    CHECK(stripped.find("\"// not a comment\"") != std::string::npos);
+    CHECK(stripped.find("R\"x(/* raw */)x\"") != std::string::npos);
+    CHECK(stripped.find("int b;") != std::string::npos);
+    CHECK(stripped.find("int d;") != std::string::npos);
+    CHECK(std::count(stripped.begin(), stripped.end(), '\n') == std::count(source.begin(), source.end(), '\n'));
+}
+
+TEST_CASE("a forbidden API in code or symbols is found; in a comment it is not", "[grading][scan]") {
+    LabPlan plan = two_part_plan();
+    std::map<std::string, std::string> sources = {{"a.cu", "// cuBLAS would be faster\nint x;\n"},
+                                                  {"b.cu", "#include <thrust/sort.h>\nvoid f() { CUBLASxt(); }\n"}};
+    std::vector<ForbiddenMatch> found = find_forbidden(plan, sources, {});
+    REQUIRE(found.size() == 2);
+    CHECK(found[0].part == "*");
+    CHECK(found[0].where == "b.cu:2");
+    CHECK(found[1].part == "two");
+    CHECK(found[1].where == "b.cu:1");
+    // A call the source hides (a macro, say) still shows in the object's symbols.
+    std::map<std::string, std::vector<std::string>> symbols = {{"a.cu", {"cublasSgemm_v2", "main"}}};
+    std::vector<ForbiddenMatch> in_symbols = find_forbidden(plan, {{"a.cu", "int x;\n"}}, symbols);
+    REQUIRE(in_symbols.size() == 1);
+    CHECK(in_symbols[0].where == "a.cu (object file)");
+}
+
+TEST_CASE("symbol names are read from nm output", "[grading][scan]") {
+    std::string nm = "0000000000000b40 T naive_kernel(float const*, float const*, float*, int, int, int)\n"
+                     "                 U cublasCreate_v2\n"
+                     "0000000000000018 r .LC0\n";
+    std::vector<std::string> names = symbol_names(nm);
+    REQUIRE(names.size() == 3);
+    CHECK(names[0] == "naive_kernel(float const*, float const*, float*, int, int, int)");
+    CHECK(names[1] == "cublasCreate_v2");
+}
+
+TEST_CASE("includes that reach outside the lab are refused", "[grading][scan]") {
+    std::string source = "#include \"matmul.h\"\n#include <cuda/std/cmath>\n#include \"/work/solutions/lab1/matmul.cu\"\n"
+                         "  #  include \"../../solutions/lab1/matmul.cu\"\n#include SNEAKY\n"
+                         "asm(\".incbin \\\"/etc/passwd\\\"\");\n// #include \"/commented/out.h\"\n#embed \"x.bin\"\n";
+    std::vector<std::string> problems = find_outside_includes("matmul.cu", source);
+    REQUIRE(problems.size() == 5);
+    CHECK(problems[0].rfind("matmul.cu:3:", 0) == 0);
+    CHECK(problems[1].rfind("matmul.cu:4:", 0) == 0);
+    CHECK(problems[2].find("macro") != std::string::npos);
+    CHECK(problems[3].find(".incbin") != std::string::npos);
+    CHECK(problems[4].find("#embed") != std::string::npos);
+}

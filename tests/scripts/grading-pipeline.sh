@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# grading/grade.sh end to end without a GPU, on a test lab whose parts are CPU functions
+# (tests/grading/fixtures/labcpu): reference outputs made and cached, every case run in the
+# sandbox, parts left without a record run again on their own, the checker, the performance
+# curve, the reports. Students: the solution (full marks), the starter (nothing), a wrong
+# part, a part that crashes the process, a part that never ends on one case, a slow one, one
+# that floods stdout, one that forges the result files, one that leaves a process behind.
+# Each must lose exactly the points of what it broke, under every isolation this machine
+# offers. (On the GPU, grading-gpu.sh does the same with lab1 and its planted bugs.)
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+main=$PWD
+BUILD=${BUILD:-build}
+[[ $BUILD == /* ]] || BUILD=$main/$BUILD
+work=$(mktemp -d /tmp/grading-pipeline-test.XXXXXX)
+trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work"' EXIT
+fixtures=$main/tests/grading/fixtures
+
+# A copy of the course with the test lab added: the grader finds labs by their manifests.
+repo=$work/course
+mkdir -p "$repo/labs/labcpu" "$repo/solutions/labcpu"
+cp -rp Makefile mk common grading "$repo/"
+cp -p labs/MANIFEST.md "$repo/labs/"
+cp -p "$fixtures"/labcpu/* "$repo/labs/labcpu/"
+cp -p "$fixtures/labcpu-solution/work.cpp" "$repo/solutions/labcpu/"
+
+subs=$work/submissions out=$work/out
+mkdir -p "$subs/good" "$subs/starter"
+cp "$fixtures/labcpu-solution/work.cpp" "$subs/good/"
+cp "$fixtures/labcpu/work.cpp" "$subs/starter/"
+for student in "$fixtures"/labcpu-students/*/; do
+    mkdir -p "$subs/$(basename "$student")"
+    cp "$student/work.cpp" "$subs/$(basename "$student")/"
+done
+
+failures=0
+expect() {
+    local what=$1
+    shift
+    if "$@"; then echo "ok    $what"; else echo "FAIL  $what"; failures=$((failures + 1)); fi
+}
+score_field() { awk -F'\t' -v key="$2" '/record=lab/ { for (i = 1; i <= NF; i++) if (index($i, key "=") == 1) print substr($i, length(key) + 2) }' "$out/students/$1/labcpu/score.tsv"; }
+item_message() {  # item_message STUDENT PART CASE: the correctness item's message
+    awk -F'\t' -v p="$2" -v c="$3" '/record=item/ && /kind=correctness/ {
+        delete f; for (i = 1; i <= NF; i++) { e = index($i, "="); f[substr($i, 1, e - 1)] = substr($i, e + 1) }
+        if (f["part"] == p && f["case"] == c) print f["message"] }' "$out/students/$1/labcpu/score.tsv"
+}
+points_of() { [[ $(score_field "$1" points) == "$2" ]]; }
+says() { grep -qF -- "$3" <<<"$(item_message "$1" "$2" "${4:-small}")"; }
+# shellcheck source=../../grading/lib/tasks.sh
+source grading/lib/tasks.sh
+sandbox_uids_idle() {  # the runner's uid (slot 100 of the block grade.sh reserved) has no live task
+    ((EUID == 0)) || return 0
+    local base
+    base=$(sed -n 's/.*as unprivileged uids from \([0-9]*\).*/\1/p' "$work/screen.txt" | head -1)
+    [[ -n $base ]] && (($(live_tasks_of_uid $((base + 100))) == 0))
+}
+
+# grade_class SANDBOX: the whole class under one isolation, into $out, and every expectation.
+grade_class() {
+    local sandbox=$1 started=$EPOCHREALTIME status
+    out=$work/out-$sandbox
+    echo "== grading the class with --sandbox $sandbox"
+    GRADE_ASSUME_GPU=1 GRADE_OUTPUT_LIMIT=$((8 << 20)) GRADE_WALL_MARGIN=3 BUILD=$BUILD CUDA_ARCH=${CUDA_ARCH:-90} \
+        "$repo/grading/grade.sh" --labs labcpu --out "$out" --jobs 2 --time-limit 1 --sandbox "$sandbox" "$subs" \
+        >"$work/screen.txt" 2>&1
+    status=$?
+    sed -n '/^student /,/^$/p' "$work/screen.txt"
+    expect "grade.sh grades the class (status $status, $(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)" test "$status" == 0
+    ((status == 0)) || { tail -30 "$work/screen.txt"; return; }
+    expect "the sandbox used is the one asked for" grep -q "^Sandbox: $([[ $sandbox == bwrap ]] && echo bubblewrap || echo rlimits)" "$work/screen.txt"
+    expect "the reference outputs were made" grep -q "reference outputs: labcpu big" "$work/screen.txt"
+    # Maximum: (1 + 2) points x 3 parts, and 1 performance point x 3 parts on case big.
+    expect "good: full marks" points_of good 12
+    expect "starter: nothing (every part not implemented)" points_of starter 0
+    expect "starter: says so" says starter a "not implemented"
+    expect "wrong-b: loses part b only (12 - 1 - 2 - 1)" points_of wrong-b 8
+    expect "wrong-b: gives the first wrong value on the public case" says wrong-b b "wrong result: 10 of 10 values wrong; the first: [0]"
+    expect "crash-b: loses part b only" points_of crash-b 8
+    expect "crash-b: part b was killed by SIGSEGV" says crash-b b "the program was killed by SIGSEGV"
+    expect "crash-b: part c was run again on its own" test -f "$out/students/crash-b/labcpu/runs/small/c/sandbox.tsv"
+    expect "hang-big: loses part b on the big case only (12 - 2 - 1)" points_of hang-big 9
+    expect "hang-big: stopped by the wall clock" says hang-big b "by the wall-clock limit" big
+    expect "slow: all correct, performance on the curve at 3x (9 + 3 x 0.56785)" points_of slow 10.7035
+    expect "flood-a: loses part a only" points_of flood-a 8
+    expect "flood-a: stopped by the output limit" says flood-a a "output limit"
+    expect "forger: the linked output and the forged record count nothing (12 - 4 - 4)" points_of forger 4
+    expect "forger: the linked output was never read" says forger a "no output was written"
+    expect "forger: the forged record was rejected" says forger c "rejected"
+    expect "escape: full marks" points_of escape 12
+    expect "escape: no process of a sandbox uid is left" sandbox_uids_idle
+    expect "the hidden case's details stay out of the feedback" bash -c "! grep -q 'by the wall-clock limit' '$out/students/hang-big/feedback.md'"
+    expect "the public case's failure is explained in the feedback" grep -q "the program was killed by SIGSEGV" "$out/students/crash-b/feedback.md"
+    expect "results.json marks the hidden case hidden" grep -q '"name": "labcpu b: case big", "score": 0, "max_score": 2, "status": "failed", "output": "failed", "visibility": "hidden"' "$out/students/hang-big/results.json"
+    expect "the gradebook has every student" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == 9
+    expect "the gradebook row of slow" grep -qx "slow,10.7035,10.7035" "$out/gradebook.csv"
+    expect "the grader's private folder is closed to others" test "$(stat -c %a "$out/.grader")" == 700
+}
+
+# Every isolation this machine offers (grading/README.md, "Isolation").
+sandboxes=(rlimits)
+mkdir -p "$work/probe"
+if command -v bwrap >/dev/null && grading/sandbox.sh --isolation bwrap --box "$work/probe" --status "$work/probe.tsv" -- /bin/true 2>/dev/null &&
+   grep -q $'outcome=exited\texit=0\t' "$work/probe.tsv"; then
+    sandboxes=(bwrap rlimits)
+fi
+for sandbox in "${sandboxes[@]}"; do grade_class "$sandbox"; done
+
+# A second run reuses the cached reference outputs.
+GRADE_ASSUME_GPU=1 BUILD=$BUILD CUDA_ARCH=${CUDA_ARCH:-90} \
+    "$repo/grading/grade.sh" --labs labcpu --out "$out" --regrade --student good --time-limit 1 "$subs" >"$work/again.txt" 2>&1
+expect "--regrade of one student keeps the cached reference outputs" \
+    bash -c "! grep -q 'reference outputs: labcpu' '$work/again.txt' && grep -qx 'good,12,12' '$out/gradebook.csv'"
+echo "$failures failure(s)"
+((failures == 0))
