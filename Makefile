@@ -115,7 +115,7 @@ test: test-build
 
 # --- housekeeping ---------------------------------------------------------------------------
 # What the tests (Catch2), the figures (gnuplot) and the grader's sandbox (bubblewrap) need.
-DEPS := catch2 gnuplot-nox bubblewrap
+DEPS := catch2 gnuplot-nox bubblewrap unzip
 deps:
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y $(DEPS)
 .PHONY: deps

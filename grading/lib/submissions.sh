@@ -104,6 +104,10 @@ unpack_tar() {
 
 unpack_zip() {
     local archive=$1 dest=$2 info count names types line
+    if ! command -v unzip >/dev/null || ! command -v zipinfo >/dev/null; then
+        echo "this grading machine cannot open .zip files: install unzip (apt-get install unzip), then grade again with --regrade --student"
+        return 1
+    fi
     info=$(timeout 60 zipinfo "$archive" 2>&1)
     if grep -q 'number of entries: 0' <<<"$info"; then echo "the archive is empty"; return 1; fi
     count=$(sed -n 's/.*number of entries: \([0-9]*\).*/\1/p' <<<"$info" | head -1)
