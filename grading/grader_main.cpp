@@ -87,7 +87,7 @@ int cmd_plan(int argc, char** argv) {
     std::printf("parts\t%s\n", quoted_words(plan.part_names()).c_str());
     std::printf("part_option\t%s\n", plan.part_option.c_str());
     for (const CasePlan& c : plan.cases)
-        std::printf("case\t%s\t%g\t%s\n", c.name.c_str(), c.time_limit, quoted_words(c.args).c_str());
+        std::printf("case\t%s\t%g\t%s\n", c.name.c_str(), c.time_limit, quoted_words(plan.run_args(c)).c_str());
     std::string perf_cases;
     for (const CasePlan& c : plan.cases)
         if (c.perf) perf_cases += (perf_cases.empty() ? "" : " ") + c.name;
@@ -95,7 +95,7 @@ int cmd_plan(int argc, char** argv) {
     if (!plan.sanitize_case.empty()) {
         const CasePlan* c = plan.find_case(plan.sanitize_case);
         std::printf("sanitize\t%s\t%g\t%s\t%s\n", c->name.c_str(), c->time_limit,
-                    quoted_words(plan.sanitize_tools).c_str(), quoted_words(c->args).c_str());
+                    quoted_words(plan.sanitize_tools).c_str(), quoted_words(plan.run_args(*c)).c_str());
     }
     std::printf("max\t%g\n", plan.max_points());
     return 0;

@@ -90,13 +90,13 @@ LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
     if (!plan.forbidden.empty()) check_regex(m, "forbidden", plan.forbidden);
     plan.forbidden_reason = m.get_or("forbidden.reason", "this API is not allowed in this lab");
 
+    plan.grading_args = m.list("grading.args");
     std::vector<std::string> perf_cases = m.list("perf.cases");
     for (const std::string& name : split_words(required(m, "cases"))) {
         if (plan.find_case(name)) reject(m, "case '" + name + "' is listed twice in 'cases'");
         CasePlan c;
         c.name = name;
         c.args = split_words(required(m, "case." + name + ".args"));
-        for (const std::string& extra : m.list("grading.args")) c.args.push_back(extra);
         std::string visibility = required(m, "case." + name + ".visibility");
         if (visibility != "public" && visibility != "hidden")
             reject(m, "case." + name + ".visibility must be public or hidden, not '" + visibility + "'");
@@ -134,4 +134,10 @@ LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
             if (!is_plain_file_name(tool)) reject(m, "sanitize.tools: '" + tool + "' is not a tool name");
     }
     return plan;
+}
+
+std::vector<std::string> LabPlan::run_args(const CasePlan& c) const {
+    std::vector<std::string> words = c.args;
+    words.insert(words.end(), grading_args.begin(), grading_args.end());
+    return words;
 }

@@ -31,6 +31,10 @@ struct LabPlan {
     std::vector<PartPlan> parts;
     std::string part_option;
     std::vector<CasePlan> cases;
+    // Driver arguments every graded run adds after the case's (grading.args): how the grader
+    // runs the driver, not part of the case a student reruns, so feedback leaves them out.
+    std::vector<std::string> grading_args;
+    std::vector<std::string> run_args(const CasePlan& c) const;
     std::string forbidden, forbidden_reason;  // lab-wide; empty pattern when none
     double perf_points = 0, full_ratio = 1, zero_ratio = 1;
     std::string sanitize_case;  // empty when the lab has none

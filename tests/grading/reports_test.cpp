@@ -103,6 +103,24 @@ TEST_CASE("feedback.md shows public details, keeps hidden cases hidden, and fenc
     CHECK(markdown_inline("a|b*c_[x](y)") == "a\\|b\\*c\\_\\[x\\](y)");
 }
 
+TEST_CASE("grading.args reach every run but stay out of the feedback's cases and rerun hints", "[grading][reports]") {
+    LabPlan plan = make_lab_plan(
+        Manifest::parse("title = Test lab\nstudent_files = k.cu\nparts = one\npart_option = --part\n"
+                        "grading.args = --check none --quiet\ncases = small\ncase.small.args = --n 3\n"
+                        "case.small.visibility = public\ncase.small.points = 1\n",
+                        "m"),
+        "labT");
+    CHECK(plan.run_args(plan.cases[0]) == std::vector<std::string>{"--n", "3", "--check", "none", "--quiet"});
+    StudentReport report = sample_report("ann");
+    report.labs[0].items[0].passed = false;  // a public failure, with its rerun hint
+    report.labs[0].items[0].points = 0;
+    report.labs[0].items[0].message = "wrong result";
+    std::string md = feedback_markdown(report, {{"labT", plan}}, {"today", "a GPU", "bwrap"});
+    CHECK(md.find("make labT ARGS=\"--n 3 --part one\"") != std::string::npos);
+    CHECK(md.find("- `small`: `--n 3`") != std::string::npos);
+    CHECK(md.find("--check none") == std::string::npos);
+}
+
 TEST_CASE("a lab the run never reached counts zero with its maximum", "[grading][reports]") {
     LabScore s = not_graded(sample_plan());
     CHECK(s.state == "not-graded");
