@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace {
+#include <sys/stat.h>
 
 const char* dtype_name(DType t) {
     switch (t) {
@@ -16,6 +16,8 @@ const char* dtype_name(DType t) {
     }
     return "?";
 }
+
+namespace {
 
 size_t dtype_size(DType t) { return t == DType::f64 ? 8 : 4; }
 
@@ -55,6 +57,9 @@ void write_output_array(const std::string& path, DType dtype, const void* values
 }
 
 OutputArray read_output_array(const std::string& path) {
+    struct stat info {};
+    if (stat(path.c_str(), &info) != 0) throw FormatError("missing output file " + path);
+    if (!S_ISREG(info.st_mode)) throw FormatError(path + " is not a regular file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw FormatError("missing output file " + path);
     std::string header;

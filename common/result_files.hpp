@@ -29,10 +29,13 @@ struct FormatError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+const char* dtype_name(DType dtype);  // "f32", as in the file header
+
 // Writes atomically (a temporary file renamed into place). Throws std::runtime_error.
 void write_output_array(const std::string& path, DType dtype, const void* values, size_t count,
                         const double* bound);
-// Throws FormatError on a missing, truncated or malformed file.
+// Throws FormatError on a missing, truncated or malformed file, one whose size disagrees
+// with its header, or anything but a regular file (a FIFO would block the reader).
 OutputArray read_output_array(const std::string& path);
 
 using Record = std::map<std::string, std::string>;

@@ -19,11 +19,8 @@ struct OutputVerdict {
 
 OutputVerdict compare_outputs(const OutputArray& student, const OutputArray& reference, double tolerance);
 
-// Reads both files (the student's may be absent or hostile: its size is checked against its
-// header before anything is allocated) and compares them.
+// Reads both files (the student's may be absent or hostile: read_output_array checks its
+// size against its header before anything is allocated) and compares them.
 OutputVerdict check_output_files(const std::string& student_path, const std::string& reference_path,
                                  double tolerance);
 
-// Throws FormatError unless the file's size is what its header promises: a forged header
-// must not make the grader allocate gigabytes.
-void check_output_size(const std::string& path);

@@ -46,6 +46,9 @@ TEST_CASE("malformed output arrays are rejected with the reason", "[files]") {
     CHECK_THROWS_AS(read_output_array(path), FormatError);
     write("labout 1 f16 1 0\nxx");
     CHECK_THROWS_AS(read_output_array(path), FormatError);
+    write("labout 1 f64 1000000000 1\n" + std::string(16, 'x'));  // a forged count: refused, not allocated
+    CHECK_THROWS_WITH(read_output_array(path), LAB_CONTAINS("the header announces 1000000000 values"));
+    CHECK_THROWS_WITH(read_output_array("/dev/null"), LAB_CONTAINS("not a regular file"));
     std::remove(path.c_str());
 }
 
