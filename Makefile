@@ -24,8 +24,10 @@ WARNINGS := -Wall -Wextra
 CXXFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
 CPPFLAGS += -Icommon -I$(CUDA_HOME)/include
-# Sources of a lab, its solution and its tests also see the lab's own headers; tests see tests/.
-lab_include = $(if $(filter labs solutions tests,$(firstword $(subst /, ,$<))),-Ilabs/$(word 2,$(subst /, ,$<))) \
+# Sources of a lab, its solution and its tests also see the lab's own headers, and the lab's
+# name (its folder) as LAB_NAME; tests see tests/.
+lab_of_source = $(if $(filter labs solutions tests,$(firstword $(subst /, ,$<))),$(word 2,$(subst /, ,$<)))
+lab_include = $(if $(lab_of_source),-Ilabs/$(lab_of_source) -DLAB_NAME=\"$(lab_of_source)\") \
               $(if $(filter tests,$(firstword $(subst /, ,$<))),-Itests)
 
 $(BUILD)/obj/%.cu.o: %.cu

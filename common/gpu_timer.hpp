@@ -23,18 +23,24 @@ struct GpuTiming {
     cudaError_t error = cudaSuccess;
 };
 
-// `enqueue` puts one run of the work on `stream` (it must not synchronise).
-template <typename Enqueue>
-GpuTiming time_on_gpu(Enqueue&& enqueue, cudaStream_t stream, int warmup, int reps,
+// `enqueue` puts one run of the work on `stream` (it must not synchronise); `before_each`
+// puts what must precede every run but not be timed (restoring an input that a part
+// overwrites in place) before the run's start event. Warm-up runs are prepared the same way.
+template <typename Enqueue, typename Prepare>
+GpuTiming time_on_gpu(Enqueue&& enqueue, Prepare&& before_each, cudaStream_t stream, int warmup, int reps,
                       double limit_seconds) {
     GpuTiming timing;
-    for (int i = 0; i < warmup; ++i) enqueue();
+    for (int i = 0; i < warmup; ++i) {
+        before_each();
+        enqueue();
+    }
     timing.error = wait_with_deadline(stream, limit_seconds);
     if (timing.error != cudaSuccess) return timing;
 
     std::vector<cudaEvent_t> marks(2 * reps);
     for (cudaEvent_t& e : marks) CUDA_CHECK(cudaEventCreate(&e));
     for (int i = 0; i < reps; ++i) {
+        before_each();
         CUDA_CHECK(cudaEventRecord(marks[2 * i], stream));
         enqueue();
         CUDA_CHECK(cudaEventRecord(marks[2 * i + 1], stream));

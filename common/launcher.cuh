@@ -6,8 +6,8 @@
 // The launcher checks the configuration against this GPU's limits first (and refuses it
 // with the limit's name and value), opts in to more than 48 KB of dynamic shared memory
 // when a kernel asks for it, turns a failed launch into LaunchRefused with the runtime's
-// reason, and counts launches so the driver can
-// tell an unfinished rung (no launch) from a finished one.
+// reason, and records every launch (its configuration), so the driver can tell an
+// unfinished part (no launch) from a finished one and show what a part launched.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -31,14 +31,16 @@ public:
         cudaError_t err = cudaGetLastError();
         if (is_sticky_cuda_error(err)) CUDA_CHECK(err);  // an earlier kernel faulted: the context is lost
         if (err != cudaSuccess) throw LaunchRefused("the launch failed: " + describe_cuda_error(err));
-        ++launches_;
-        last_ = config;
+        launches_.push_back(config);
     }
 #endif
 
-    int launches() const { return launches_; }
-    void reset_count() { launches_ = 0; }
-    const LaunchConfig& last_config() const { return last_; }
+    // Work a part did on the host (a CPU part of a lab): it counts as done, like a launch.
+    void note_host_work() { launches_.push_back(LaunchConfig{dim3(0, 0, 0), dim3(0, 0, 0), 0}); }
+
+    // Every launch since the last forget_launches(), in order.
+    const std::vector<LaunchConfig>& launches() const { return launches_; }
+    void forget_launches() { launches_.clear(); }
     cudaStream_t stream() const { return stream_; }
 
 private:
@@ -69,8 +71,7 @@ private:
 
     const cudaDeviceProp& gpu_;
     cudaStream_t stream_;
-    int launches_ = 0;
-    LaunchConfig last_{};
+    std::vector<LaunchConfig> launches_;
     std::vector<Checked> checked_;
 };
 

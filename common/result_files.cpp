@@ -7,6 +7,8 @@
 
 #include <sys/stat.h>
 
+#include "atomic_file.hpp"
+
 const char* dtype_name(DType t) {
     switch (t) {
         case DType::f32: return "f32";
@@ -30,6 +32,7 @@ bool parse_dtype(const std::string& name, DType& t) {
     return false;
 }
 
+// The value a dtype holds, and back: every value of f32, i32 and u32 is exact in a double.
 double element(DType t, const char* p) {
     switch (t) {
         case DType::f32: { float v; std::memcpy(&v, p, 4); return v; }
@@ -40,20 +43,31 @@ double element(DType t, const char* p) {
     return 0;
 }
 
+void store_element(DType t, double v, char* p) {
+    switch (t) {
+        case DType::f32: { float x = float(v); std::memcpy(p, &x, 4); return; }
+        case DType::f64: { std::memcpy(p, &v, 8); return; }
+        case DType::i32: { int32_t x = int32_t(v); std::memcpy(p, &x, 4); return; }
+        case DType::u32: { uint32_t x = uint32_t(v); std::memcpy(p, &x, 4); return; }
+    }
+}
+
 }  // namespace
 
-void write_output_array(const std::string& path, DType dtype, const void* values, size_t count,
-                        const double* bound) {
-    std::string temporary = path + ".partial";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) throw std::runtime_error("cannot write " + temporary);
-        out << "labout 1 " << dtype_name(dtype) << ' ' << count << ' ' << (bound ? 1 : 0) << '\n';
-        out.write(static_cast<const char*>(values), std::streamsize(count * dtype_size(dtype)));
-        if (bound) out.write(reinterpret_cast<const char*>(bound), std::streamsize(count * sizeof(double)));
-        if (!out.flush()) throw std::runtime_error("cannot write " + temporary);
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot write " + path);
+void write_output_array(const std::string& path, const OutputArray& array) {
+    if (!array.bound.empty() && array.bound.size() != array.values.size())
+        throw std::runtime_error("cannot write " + path + ": " + std::to_string(array.bound.size()) + " bounds for " +
+                                 std::to_string(array.values.size()) + " values");
+    size_t width = dtype_size(array.dtype);
+    std::vector<char> raw(array.values.size() * width);
+    for (size_t i = 0; i < array.values.size(); ++i) store_element(array.dtype, array.values[i], raw.data() + i * width);
+    AtomicFile file(path);
+    std::ostream& out = file.stream();
+    out << "labout 1 " << dtype_name(array.dtype) << ' ' << array.values.size() << ' ' << (array.bound.empty() ? 0 : 1)
+        << '\n';
+    out.write(raw.data(), std::streamsize(raw.size()));
+    out.write(reinterpret_cast<const char*>(array.bound.data()), std::streamsize(array.bound.size() * sizeof(double)));
+    file.commit();
 }
 
 OutputArray read_output_array(const std::string& path) {

@@ -31,9 +31,9 @@ struct FormatError : std::runtime_error {
 
 const char* dtype_name(DType dtype);  // "f32", as in the file header
 
-// Writes atomically (a temporary file renamed into place). Throws std::runtime_error.
-void write_output_array(const std::string& path, DType dtype, const void* values, size_t count,
-                        const double* bound);
+// Writes atomically (common/atomic_file.hpp), with the bounds when `array.bound` is not
+// empty. Throws std::runtime_error.
+void write_output_array(const std::string& path, const OutputArray& array);
 // Throws FormatError on a missing, truncated or malformed file, one whose size disagrees
 // with its header, or anything but a regular file (a FIFO would block the reader).
 OutputArray read_output_array(const std::string& path);

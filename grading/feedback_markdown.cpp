@@ -64,7 +64,7 @@ void write_correctness(std::ostringstream& md, const LabScore& lab, const LabPla
                 line += "failed (a hidden case: no details are given).";
             } else {
                 line += markdown_inline(item->message) + ". Rerun it: `make " + plan.lab + " ARGS=\"" +
-                        join(c.args, " ") + " " + plan.part_option + " " + part + "\"`";
+                        join(c.args, " ") + " --part " + part + "\"`";
                 if (!item->detail.empty()) line += "\n\n" + markdown_block(item->detail);
             }
             failures.push_back(line);
@@ -83,19 +83,21 @@ void write_performance(std::ostringstream& md, const LabScore& lab, const LabPla
     for (const CasePlan& c : plan.cases) {
         if (!c.perf) continue;
         md << "### Performance on case `" << c.name << "`" << (c.hidden ? " (hidden)" : "") << "\n\n"
-           << "Your median time against the reference solution's, both measured in this grading run: full points up to "
-           << pts(plan.full_ratio) << "x, none from " << pts(plan.zero_ratio) << "x.\n\n"
-           << "| part | your ms | reference ms | ratio | points |\n|---|---|---|---|---|\n";
+           << "Your median time against the reference solution's, both measured in this grading run, and the curve: "
+              "full points up to the first ratio, none from the second, and in between in proportion to log(ratio).\n\n"
+           << "| part | your ms | reference ms | ratio | curve | points |\n|---|---|---|---|---|---|\n";
         for (const PartPlan& p : plan.parts) {
             const ScoreItem* item = find_item(lab, "performance", c.name, p.name);
             if (!item) continue;
+            std::string curve = pts(p.curve.full_ratio) + "x to " + pts(p.curve.zero_ratio) + "x";
+            std::string points = pts(item->points) + "/" + pts(item->max);
             if (c.hidden)
-                md << "| " << p.name << " | - | - | - | " << pts(item->points) << "/" << pts(item->max) << " |\n";
+                md << "| " << p.name << " | - | - | - | " << curve << " | " << points << " |\n";
             else if (item->ratio > 0)
                 md << "| " << p.name << " | " << pts(item->student_ms) << " | " << pts(item->reference_ms) << " | "
-                   << pts(item->ratio) << "x | " << pts(item->points) << "/" << pts(item->max) << " |\n";
+                   << pts(item->ratio) << "x | " << curve << " | " << points << " |\n";
             else
-                md << "| " << p.name << " | - | - | - | " << pts(item->points) << "/" << pts(item->max) << " (" 
+                md << "| " << p.name << " | - | - | - | " << curve << " | " << points << " ("
                    << markdown_inline(item->message) << ") |\n";
         }
         md << "\n";

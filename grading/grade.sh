@@ -38,6 +38,8 @@ for part in common pool submissions uids isolation workfolders builds reference 
     # shellcheck source=/dev/null
     source "$GRADING_DIR/lib/$part.sh"
 done
+# shellcheck source=../mk/manifest.sh
+source "$REPO/mk/manifest.sh"
 
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 usage_error() { echo "grade.sh: $1 (see --help)" >&2; exit 2; }
@@ -114,10 +116,10 @@ build_tools() {
 }
 
 # Every lab's plan, from its manifest through `grader plan` (which checks the manifest).
-declare -A LAB_FILES=() LAB_PARTS=() LAB_PART_OPTION=() LAB_CASES=() LAB_PERF_CASES=() CASE_ARGS=() CASE_LIMIT=()
+declare -A LAB_FILES=() LAB_PARTS=() LAB_CASES=() LAB_PUBLIC_CASES=() LAB_HIDDEN_CASES=() LAB_PERF_CASES=() CASE_ARGS=() CASE_LIMIT=()
 declare -A SANITIZE_CASE=() SANITIZE_TOOLS=() SHARED_FILE_NAMES=() LAB_TITLE=() REFERENCE_DIR=()
 load_lab_plans() {
-    local lab kind a b c plan
+    local lab kind a b c d plan
     if [[ -z $LAB_LIST ]]; then
         LABS=()
         for lab in "$REPO"/labs/*/manifest; do [[ -f $lab ]] && LABS+=("$(basename "$(dirname "$lab")")"); done
@@ -128,15 +130,16 @@ load_lab_plans() {
     for lab in "${LABS[@]}"; do
         [[ $lab =~ ^[A-Za-z0-9._-]+$ && -f $REPO/labs/$lab/manifest ]] || usage_error "no lab '$lab' (labs/$lab/manifest)"
         plan=$("$GRADER" plan --manifests "$REPO/labs" --lab "$lab" 2>&1) || die "labs/$lab/manifest: $plan" 2
-        LAB_CASES[$lab]="" SANITIZE_CASE[$lab]=""
-        while IFS=$'\t' read -r kind a b c _; do
+        LAB_CASES[$lab]="" LAB_PUBLIC_CASES[$lab]="" LAB_HIDDEN_CASES[$lab]="" SANITIZE_CASE[$lab]=""
+        while IFS=$'\t' read -r kind a b c d _; do
             case $kind in
                 title) LAB_TITLE[$lab]=$a ;;
                 files) LAB_FILES[$lab]=$a ;;
                 parts) LAB_PARTS[$lab]=$a ;;
-                part_option) LAB_PART_OPTION[$lab]=$a ;;
                 perf) LAB_PERF_CASES[$lab]=$a ;;
-                case) LAB_CASES[$lab]+="${LAB_CASES[$lab]:+ }$a"; CASE_LIMIT[$lab/$a]=$b; CASE_ARGS[$lab/$a]=$c ;;
+                case)
+                    LAB_CASES[$lab]+="${LAB_CASES[$lab]:+ }$a"; CASE_LIMIT[$lab/$a]=$b; CASE_ARGS[$lab/$a]=$d
+                    if [[ $c == hidden ]]; then LAB_HIDDEN_CASES[$lab]+=" $a"; else LAB_PUBLIC_CASES[$lab]+=" $a"; fi ;;
                 sanitize) SANITIZE_CASE[$lab]=$a; SANITIZE_TOOLS[$lab]=$c ;;
             esac
         done <<<"$plan"

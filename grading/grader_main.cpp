@@ -85,9 +85,9 @@ int cmd_plan(int argc, char** argv) {
     std::printf("title\t%s\n", plan.title.c_str());
     std::printf("files\t%s\n", quoted_words(plan.student_files).c_str());
     std::printf("parts\t%s\n", quoted_words(plan.part_names()).c_str());
-    std::printf("part_option\t%s\n", plan.part_option.c_str());
     for (const CasePlan& c : plan.cases)
-        std::printf("case\t%s\t%g\t%s\n", c.name.c_str(), c.time_limit, quoted_words(plan.run_args(c)).c_str());
+        std::printf("case\t%s\t%g\t%s\t%s\n", c.name.c_str(), c.time_limit, c.hidden ? "hidden" : "public",
+                    quoted_words(plan.run_args(c)).c_str());
     std::string perf_cases;
     for (const CasePlan& c : plan.cases)
         if (c.perf) perf_cases += (perf_cases.empty() ? "" : " ") + c.name;

@@ -71,9 +71,10 @@ LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
     plan.student_files = split_words(required(m, "student_files"));
     for (const std::string& f : plan.student_files)
         if (!is_plain_file_name(f)) reject(m, "student file '" + f + "' must be a plain file name (letters, digits, . _ -)");
-    plan.part_option = required(m, "part_option");
-
     for (const std::string& name : split_words(required(m, "parts"))) {
+        if (!std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+            reject(m, "part '" + name + "' must be a name of letters, digits and _");
+        if (plan.find_part(name)) reject(m, "part '" + name + "' is listed twice in 'parts'");
         PartPlan part;
         part.name = name;
         part.files = m.list("part." + name + ".files");
@@ -85,6 +86,8 @@ LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
         if (!part.forbidden.empty()) check_regex(m, "part." + name + ".forbidden", part.forbidden);
         plan.parts.push_back(part);
     }
+    if (m.has("part_option"))
+        reject(m, "part_option is gone: every driver selects parts with --part (labs/MANIFEST.md)");
 
     plan.forbidden = m.get_or("forbidden", "");
     if (!plan.forbidden.empty()) check_regex(m, "forbidden", plan.forbidden);
@@ -116,11 +119,15 @@ LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
 
     if (!perf_cases.empty()) {
         plan.perf_points = m.number("perf.points", 0);
-        plan.full_ratio = m.number("perf.full_ratio", 1);
-        plan.zero_ratio = m.number("perf.zero_ratio", 1);
         if (plan.perf_points < 0) reject(m, "perf.points must not be negative");
-        if (!(plan.full_ratio >= 1 && plan.zero_ratio > plan.full_ratio))
-            reject(m, "the performance curve needs 1 <= perf.full_ratio < perf.zero_ratio");
+        for (PartPlan& part : plan.parts) {
+            std::string own = "part." + part.name + ".perf.";
+            part.curve.full_ratio = m.number(own + "full_ratio", m.number("perf.full_ratio", 1));
+            part.curve.zero_ratio = m.number(own + "zero_ratio", m.number("perf.zero_ratio", 1));
+            if (!(part.curve.full_ratio >= 1 && part.curve.zero_ratio > part.curve.full_ratio))
+                reject(m, "the performance curve of part " + part.name + " needs 1 <= full_ratio < zero_ratio (" + own +
+                              "* or perf.*)");
+        }
     }
 
     plan.sanitize_case = m.get_or("sanitize.case", "");

@@ -19,24 +19,29 @@ struct CasePlan {
     bool perf = false;      // listed in perf.cases
 };
 
+// The performance curve (labs/MANIFEST.md): full points up to full_ratio, none from zero_ratio.
+struct PerfCurve {
+    double full_ratio = 1, zero_ratio = 1;
+};
+
 struct PartPlan {
     std::string name;
     std::vector<std::string> files;  // student files the part lives in (default: all)
     std::string forbidden;           // part.<name>.forbidden, empty when none
+    PerfCurve curve;                 // part.<name>.perf.*, else the lab's perf.*
 };
 
 struct LabPlan {
     std::string lab, title;
     std::vector<std::string> student_files;
     std::vector<PartPlan> parts;
-    std::string part_option;
     std::vector<CasePlan> cases;
     // Driver arguments every graded run adds after the case's (grading.args): how the grader
     // runs the driver, not part of the case a student reruns, so feedback leaves them out.
     std::vector<std::string> grading_args;
     std::vector<std::string> run_args(const CasePlan& c) const;
     std::string forbidden, forbidden_reason;  // lab-wide; empty pattern when none
-    double perf_points = 0, full_ratio = 1, zero_ratio = 1;
+    double perf_points = 0;
     std::string sanitize_case;  // empty when the lab has none
     std::vector<std::string> sanitize_tools;
     double sanitize_points = 0;

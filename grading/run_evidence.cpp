@@ -11,12 +11,6 @@
 
 namespace {
 
-const std::vector<std::string>& known_statuses() {
-    static const std::vector<std::string> statuses = {"ran",     "not implemented", "not_implemented", "refused",
-                                                      "crashed", "timeout",         "error"};
-    return statuses;
-}
-
 double parse_number(const std::string& text) {
     if (text.empty()) return NAN;
     char* end = nullptr;
@@ -100,13 +94,11 @@ RunEvidence read_run(const std::string& dir, const std::vector<std::string>& par
             continue;
         }
         PartRecord p;
-        p.status = field(r, "status");
-        if (std::find(known_statuses().begin(), known_statuses().end(), p.status) == known_statuses().end()) {
+        if (!parse_status(field(r, "status"), p.status)) {
             run.rejected.push_back(part);
-            run.problems.push_back("part " + part + ": unknown status '" + clean_line(p.status, 40) + "'");
+            run.problems.push_back("part " + part + ": unknown status '" + clean_line(field(r, "status"), 40) + "'");
             continue;
         }
-        if (p.status == "not_implemented") p.status = "not implemented";
         p.message = clean_line(field(r, "message"), 600);
         p.output = field(r, "output");
         if (!p.output.empty() && !is_plain_file_name(p.output)) {
@@ -123,6 +115,8 @@ RunEvidence read_run(const std::string& dir, const std::vector<std::string>& par
     }
     return run;
 }
+
+std::string batch_folder(int n) { return "batch-" + std::to_string(n); }
 
 std::vector<std::string> unrecorded_parts(const RunEvidence& run, const std::vector<std::string>& part_names) {
     std::vector<std::string> missing;

@@ -1,6 +1,6 @@
 // What one sandboxed run left behind, read back and validated. Two files per run folder:
 //   sandbox.tsv  written by grading/sandbox.sh (trusted): how the process ended;
-//   results.tsv  written by the student's process (untrusted): one record per part.
+//   out/results.tsv  written by the student's process (untrusted): one record per part.
 // A record is only believed as far as the checker can verify it: its status says why a
 // part has no output (not implemented, refused, crashed, timeout); a pass is decided by
 // comparing the output file with the reference. The time it reports is used for the
@@ -9,6 +9,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include "part_status.hpp"
 
 struct SandboxOutcome {
     bool present = false;
@@ -25,7 +27,7 @@ struct SandboxOutcome {
 SandboxOutcome read_sandbox_outcome(const std::string& path);
 
 struct PartRecord {
-    std::string status;   // ran, not implemented, refused, crashed, timeout, error
+    PartStatus status = PartStatus::error;
     std::string message;  // cleaned for display
     std::string output;   // a plain file name in the run folder, or empty
     double time_ms = 0;   // 0 when absent or invalid
@@ -43,6 +45,11 @@ struct RunEvidence {
 
 // Never throws for anything the student's process wrote; `part_names` are the manifest's.
 RunEvidence read_run(const std::string& dir, const std::vector<std::string>& part_names);
+
+// The folder of a case's n-th batch run (n from 1): "batch-1". A batch run is one process that
+// ran several cases and parts (grading/lib/runs.sh); a part run again on its own has the
+// part's name instead, which cannot clash (part names have no '-').
+std::string batch_folder(int n);
 
 // Parts with neither a valid nor a rejected record: the ones to rerun on their own.
 std::vector<std::string> unrecorded_parts(const RunEvidence& run, const std::vector<std::string>& part_names);

@@ -55,7 +55,7 @@ ReferenceRun read_reference(const std::string& dir, const std::vector<std::strin
     ReferenceRun ref;
     for (const std::string& part : parts) {
         auto it = run.parts.find(part);
-        if (it == run.parts.end() || it->second.status != "ran")
+        if (it == run.parts.end() || it->second.status != PartStatus::ran)
             throw std::runtime_error("the " + what + " has no result for part " + part + " in " + dir +
                                      ": the reference solution must pass every case");
         ref.parts[part] = it->second;
@@ -175,10 +175,18 @@ private:
         return it->second;
     }
 
-    // The run that speaks for `part` on case `c`: its own rerun when there was one.
+    // The run that speaks for `part` on case `c`: its own rerun when there was one, else the
+    // batch run that recorded it, else the case's last batch run (whose end says why not).
     const RunEvidence& evidence_for(const CasePlan& c, const std::string& part) {
-        std::string own = in_.lab_dir + "/runs/" + c.name + "/" + part;
-        return run_of(exists(own + "/sandbox.tsv") ? own : in_.lab_dir + "/runs/" + c.name + "/all");
+        std::string folder = in_.lab_dir + "/runs/" + c.name;
+        if (exists(folder + "/" + part + "/sandbox.tsv")) return run_of(folder + "/" + part);
+        std::string last = folder + "/" + batch_folder(1);
+        for (int n = 1; exists(folder + "/" + batch_folder(n)); ++n) {
+            last = folder + "/" + batch_folder(n);
+            const RunEvidence& run = run_of(last);
+            if (run.parts.count(part) || std::count(run.rejected.begin(), run.rejected.end(), part)) return run;
+        }
+        return run_of(last);
     }
 
     std::string stderr_excerpt(const RunEvidence& run) {
@@ -199,7 +207,7 @@ private:
                 detail = stderr_excerpt(run);
             } else {
                 const PartRecord& r = record->second;
-                if (r.status == "ran") {
+                if (r.status == PartStatus::ran) {
                     if (r.output.empty()) {
                         why = "it reported a result but wrote no output";
                     } else {
@@ -209,12 +217,12 @@ private:
                         pass = v.pass;
                         why = v.pass ? "correct" : v.checked ? "wrong result: " + v.reason : v.reason;
                     }
-                } else if (r.status == "not implemented") {
+                } else if (r.status == PartStatus::not_implemented) {
                     why = "not implemented (the part launched no kernel)";
                 } else {
-                    static const std::map<std::string, std::string> words = {
-                        {"refused", "the launch was refused"}, {"crashed", "it crashed"},
-                        {"timeout", "it was stopped by the driver's time limit"}, {"error", "it failed"}};
+                    static const std::map<PartStatus, std::string> words = {
+                        {PartStatus::refused, "the launch was refused"}, {PartStatus::crashed, "it crashed"},
+                        {PartStatus::timeout, "it was stopped by the driver's time limit"}, {PartStatus::error, "it failed"}};
                     why = words.at(r.status) + (r.message.empty() ? "" : ": " + r.message);
                     detail = stderr_excerpt(run);
                 }
@@ -244,11 +252,12 @@ private:
             add(perf_item(c, part, 0, "no valid time was reported"));
             return;
         }
+        const PerfCurve& curve = plan_.find_part(part)->curve;
         double ratio = student_ms / reference_ms;
-        double fraction = perf_fraction(ratio, plan_.full_ratio, plan_.zero_ratio);
+        double fraction = perf_fraction(ratio, curve.full_ratio, curve.zero_ratio);
         char why[200];
         std::snprintf(why, sizeof why, "%s ms against the reference's %s ms: %.2fx (full points up to %.3gx, none from %.3gx)",
-                      format_ms(student_ms).c_str(), format_ms(reference_ms).c_str(), ratio, plan_.full_ratio, plan_.zero_ratio);
+                      format_ms(student_ms).c_str(), format_ms(reference_ms).c_str(), ratio, curve.full_ratio, curve.zero_ratio);
         ScoreItem item = perf_item(c, part, fraction, why);
         item.student_ms = student_ms;
         item.reference_ms = reference_ms;

@@ -39,32 +39,11 @@ for file in "${files[@]}"; do
     copied=$((copied + 1))
 done
 
-# Hidden cases leave every manifest: their case.<name>.* lines, and their names in `cases`
-# and `perf.cases`; a hidden sanitize.case is dropped (make labN-memcheck then runs the
-# default case).
+# Hidden cases leave every manifest (mk/manifest.sh, manifest_public).
+source mk/manifest.sh
 for manifest in "$root"/labs/*/manifest; do
     [[ -f $manifest ]] || continue
-    hidden=$(sed -n 's/^[[:space:]]*case\.\([A-Za-z0-9_-]*\)\.visibility[[:space:]]*=[[:space:]]*hidden[[:space:]]*$/\1/p' "$manifest")
-    [[ -z $hidden ]] && continue
-    awk -v hidden=" $(echo $hidden) " '
-        function is_hidden(word) { return index(hidden, " " word " ") > 0 }
-        /^[[:space:]]*case\./ {
-            name = $0; sub(/^[[:space:]]*case\./, "", name); sub(/\..*/, "", name)
-            if (is_hidden(name)) next
-        }
-        /^[[:space:]]*(cases|perf\.cases)[[:space:]]*=/ {
-            key = $0; sub(/=.*/, "= ", key)
-            value = $0; sub(/^[^=]*=/, "", value)
-            n = split(value, words, /[[:space:]]+/); kept = ""
-            for (i = 1; i <= n; i++) if (words[i] != "" && !is_hidden(words[i])) kept = kept (kept == "" ? "" : " ") words[i]
-            print key kept; next
-        }
-        /^[[:space:]]*sanitize\.case[[:space:]]*=/ {
-            value = $0; sub(/^[^=]*=[[:space:]]*/, "", value); sub(/[[:space:]]*$/, "", value)
-            if (is_hidden(value)) next
-        }
-        { print }
-    ' "$manifest" >"$manifest.public"
+    manifest_public "$manifest" >"$manifest.public"
     mv -- "$manifest.public" "$manifest"
 done
 

@@ -1,3 +1,3 @@
-# $(call manifest,LAB,KEY): the value of KEY in labs/LAB/manifest (empty when absent).
-# The same file is read by the grader (common/manifest.cpp) and the shell (mk/manifest.sh).
-manifest = $(strip $(shell sed -n 's/^[[:space:]]*$(subst .,\.,$(2))[[:space:]]*=[[:space:]]*//p' labs/$(1)/manifest))
+# $(call manifest,LAB,KEY): the value of KEY in labs/LAB/manifest (empty when absent), read by
+# the one shell reader of manifests, mk/manifest.sh (the C++ reader is common/manifest.cpp).
+manifest = $(strip $(shell source mk/manifest.sh && manifest_get '$(1)' '$(2)'))

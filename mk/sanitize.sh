@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mk/sanitize.sh TOOL BINARY ARGS...: run a lab driver under compute-sanitizer (memcheck,
-# racecheck, initcheck, synccheck) on a small case, once, without the cuBLAS yardstick.
+# racecheck, initcheck, synccheck) on a small case, once, without the yardstick.
 set -uo pipefail
 tool=$1 binary=$2
 shift 2
@@ -11,4 +11,4 @@ if [[ -z $sanitizer ]]; then
 fi
 echo "compute-sanitizer --tool $tool: $binary $*"
 exec "$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 10 \
-    "$binary" "$@" --reps 1 --warmup 0 --no-cublas
+    "$binary" "$@" --reps 1 --warmup 0 --no-yardstick

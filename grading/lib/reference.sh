@@ -13,33 +13,45 @@ case_limit() {
 }
 # Wall-clock limit of a process that runs parts on a case: the driver stops a stuck kernel
 # after the case's limit; the rest is room for the work before it, for starting up and for
-# a clean exit (GRADE_WALL_MARGIN seconds, default 10).
+# a clean exit (GRADE_WALL_MARGIN seconds, default 10). A process that runs several cases
+# gets the sum of their 2 x limit, and the margin once.
 process_wall() { awk -v t="$1" -v m="${GRADE_WALL_MARGIN:-10}" 'BEGIN { printf "%d", 2 * t + m }'; }
 
-all_parts_argument() { local parts=${LAB_PARTS[$1]}; echo "${parts// /,}"; }
-
-# run_reference LAB CASE DIR GPU [--write-bounds]: one trusted run into DIR/out.
+# run_reference LAB DIR GPU BOUNDS CASE...: one trusted run of the reference solution over the
+# cases, each into DIR/CASE/out (BOUNDS: --write-bounds, or "" for a timing run).
 run_reference() {
-    local lab=$1 case_name=$2 dir=$3 gpu=$4 bounds=${5-} limit args
-    limit=$(case_limit "$lab" "$case_name")
-    read -ra args <<<"${CASE_ARGS[$lab/$case_name]}"
-    rm -rf -- "$dir" && mkdir -p -- "$dir/out"
-    CUDA_VISIBLE_DEVICES=$gpu timeout -s KILL "$(process_wall "$limit")" "${REFERENCE_BIN[$lab]}" "${args[@]}" \
-        --out "$dir/out" --time-limit "$limit" ${LAB_PART_OPTION[$lab]} "$(all_parts_argument "$lab")" \
-        ${bounds:+"$bounds"} >"$dir/log.txt" 2>&1
+    local lab=$1 dir=$2 gpu=$3 bounds=$4 case_name wall=0 limit
+    shift 4
+    mkdir -p -- "$dir"
+    rm -rf -- "$dir/.run" && mkdir -- "$dir/.run"
+    for case_name in "$@"; do
+        limit=$(case_limit "$lab" "$case_name")
+        printf '%s %s --time-limit %s\n' "$case_name" "${CASE_ARGS[$lab/$case_name]}" "$limit"
+        wall=$(awk -v w="$wall" -v t="$limit" 'BEGIN { printf "%d", w + 2 * t }')
+    done >"$dir/.run/cases.txt"
+    CUDA_VISIBLE_DEVICES=$gpu timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) "${REFERENCE_BIN[$lab]}" \
+        --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"} >"$dir/.run/log.txt" 2>&1
+    for case_name in "$@"; do
+        rm -rf -- "${dir:?}/$case_name" && mkdir -p -- "$dir/$case_name"
+        [[ -d $dir/.run/$case_name ]] && mv -- "$dir/.run/$case_name" "$dir/$case_name/out"
+        cp -- "$dir/.run/log.txt" "$dir/$case_name/log.txt"
+    done
+    rm -rf -- "$dir/.run"
 }
 
 # Outputs of every case of LAB, from the cache or made now on the first GPU.
 make_reference_outputs() {
-    local lab=$1 case_name dir problem
+    local lab=$1 case_name problem missing=()
     REFERENCE_DIR[$lab]=$PRIVATE/reference/$lab/${REFERENCE_KEY[$lab]}
     for case_name in ${LAB_CASES[$lab]}; do
-        dir=${REFERENCE_DIR[$lab]}/$case_name
-        if [[ -d $dir ]] && "$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "$dir" --with-bounds >/dev/null; then
-            continue
-        fi
-        say "  reference outputs: $lab $case_name"
-        run_reference "$lab" "$case_name" "$dir" "${GPU_IDS[0]}" --write-bounds
+        "$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "${REFERENCE_DIR[$lab]}/$case_name" \
+            --with-bounds >/dev/null 2>&1 || missing+=("$case_name")
+    done
+    ((${#missing[@]})) || return 0
+    say "  reference outputs: $lab ${missing[*]}"
+    run_reference "$lab" "${REFERENCE_DIR[$lab]}" "${GPU_IDS[0]}" --write-bounds "${missing[@]}"
+    for case_name in "${missing[@]}"; do
+        local dir=${REFERENCE_DIR[$lab]}/$case_name
         if ! problem=$("$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "$dir" --with-bounds); then
             die "the reference solution fails $lab case $case_name: $problem (log: $dir/log.txt). Fix the solution or the manifest before grading."
         fi
@@ -48,11 +60,10 @@ make_reference_outputs() {
 
 # Timings of LAB's performance cases on GPU, for the students graded on it.
 time_reference() {
-    local lab=$1 gpu=$2 case_name dir problem
+    local lab=$1 gpu=$2 case_name problem dir=$PRIVATE/timing/$RUN_ID/$lab/gpu$gpu
+    run_reference "$lab" "$dir" "$gpu" "" ${LAB_PERF_CASES[$lab]}
     for case_name in ${LAB_PERF_CASES[$lab]}; do
-        dir=$PRIVATE/timing/$RUN_ID/$lab/gpu$gpu/$case_name
-        run_reference "$lab" "$case_name" "$dir" "$gpu"
-        if ! problem=$("$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "$dir"); then
+        if ! problem=$("$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "$dir/$case_name"); then
             say "grade.sh: timing the reference solution on GPU $gpu failed for $lab $case_name: $problem"
             return 1
         fi

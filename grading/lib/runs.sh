@@ -1,19 +1,24 @@
 # The GPU side of grading: every case of every built student x lab, in the sandbox, one run at
 # a time per GPU (one runner per GPU), then the sanitizer tools. Sourced by grade.sh.
 #
-# Each case runs all parts in one process. When that process dies part-way (a crash, a
-# stuck kernel, the wall clock), the parts it left without a record are run again one at a
-# time, so a failing part costs only its own points.
+# A student's cases run in few processes (CUDA starts once for many cases): one for the public
+# cases, then the sanitizer runs, then one for the hidden cases, so that nothing a process saw
+# of a hidden case can reach a message the feedback shows. Each such batch gives the driver a
+# list of cases (--cases) and writes one results.tsv per case as each part finishes. When a
+# batch dies part-way (a crash, a stuck kernel, the wall clock), the first part it left without
+# a record (the one that was running) is run again on its own, for its own evidence, and the
+# parts after it go on in a new batch, so a failing part costs only its own points.
 
 OUTPUT_LIMIT=${GRADE_OUTPUT_LIMIT:-$((256 << 20))}
 MAX_COLLECTED_FILES=64
 
-# Copies what a run left in BOX/run-out into DEST: plain files with plain names only (never
-# a link), and only from the real run-out folder (the program may have replaced it).
+# Copies what a run left in BOX/SUB (run-out, or run-out/CASE) into DEST: plain files with
+# plain names only (never a link), and only from the real folder (the program may have
+# replaced it with a link).
 collect_outputs() {
-    local box=$1 dest=$2 source=$1/run-out count=0 file name
+    local box=$1 sub=$2 dest=$3 source=$1/$2 count=0 file name
     mkdir -p -- "$dest"
-    if [[ -d $source && ! -L $source && $(realpath -e -- "$source") == "$(realpath -e -- "$box")/run-out" ]]; then
+    if [[ -d $source && ! -L $source && $(realpath -e -- "$source") == "$(realpath -e -- "$box")/$sub" ]]; then
         while IFS= read -r -d '' file; do
             name=${file##*/}
             [[ $name =~ ^[A-Za-z0-9._-]+$ ]] || continue
@@ -21,45 +26,117 @@ collect_outputs() {
             cp -- "$file" "$dest/$name"
         done < <(find "$source" -mindepth 1 -maxdepth 1 -type f -print0)
     fi
-    rm -rf -- "$source"
 }
 
 # Logs are kept to their last 64 KB: enough for the feedback, small for 50 students.
 trim_log() { [[ -f $1 ]] && tail -c 65536 -- "$1" >"$1.tail" && mv -- "$1.tail" "$1"; return 0; }
 
-# run_parts SLOT GPU STUDENT LAB CASE NAME PARTS: one sandboxed process running PARTS (a
-# comma-separated list) on CASE; its evidence goes to runs/CASE/NAME.
+# A fresh folder for the run's outputs, the sandbox user's.
+fresh_run_out() {
+    rm -rf -- "$1/run-out" && mkdir -- "$1/run-out"
+    lend_box "$1/run-out" "$2"
+}
+
+# run_parts SLOT GPU STUDENT LAB CASE PART: one sandboxed process running PART alone on CASE;
+# its evidence goes to runs/CASE/PART.
 run_parts() {
-    local slot=$1 gpu=$2 student=$3 lab=$4 case_name=$5 name=$6 parts=$7
+    local slot=$1 gpu=$2 student=$3 lab=$4 case_name=$5 part=$6
     local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
-    local evidence=$dir/runs/$case_name/$name limit args
+    local evidence=$dir/runs/$case_name/$part limit args
     rm -rf -- "$evidence" && mkdir -p -- "$evidence"
-    rm -rf -- "$box/run-out" && mkdir -- "$box/run-out"
-    lend_box "$box/run-out" "$slot"
+    fresh_run_out "$box" "$slot"
     limit=$(case_limit "$lab" "$case_name")
     read -ra args <<<"${CASE_ARGS[$lab/$case_name]}"
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$evidence/sandbox.tsv" --stdout "$evidence/stdout.txt" \
         --stderr "$evidence/stderr.txt" --wall "$(process_wall "$limit")" --nproc 128 --fsize "$OUTPUT_LIMIT" \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
-        "./build/bin/$lab-student" "${args[@]}" --out run-out --time-limit "$limit" ${LAB_PART_OPTION[$lab]} "$parts"
-    collect_outputs "$box" "$evidence/out"
+        "./build/bin/$lab-student" "${args[@]}" --out run-out --time-limit "$limit" --part "$part"
+    collect_outputs "$box" run-out "$evidence/out"
+    rm -rf -- "$box/run-out"
     trim_log "$evidence/stdout.txt"
     trim_log "$evidence/stderr.txt"
-    log "run $student $lab $case_name $name: $(field_of "$evidence/sandbox.tsv" outcome) $(field_of "$evidence/sandbox.tsv" exit)"
+    log "run $student $lab $case_name $part: $(field_of "$evidence/sandbox.tsv" outcome) $(field_of "$evidence/sandbox.tsv" exit)"
+}
+
+# run_batch SLOT GPU STUDENT LAB N CASE/PART...: one sandboxed process running the given parts
+# of the given cases, through a cases file; the evidence of each case goes to
+# runs/CASE/batch-N (the process's end and logs are copied to each).
+run_batch() {
+    local slot=$1 gpu=$2 student=$3 lab=$4 n=$5
+    shift 5
+    local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
+    local cases=() pair case_name wall=0 limit
+    local -A parts_of=()
+    for pair in "$@"; do
+        case_name=${pair%%/*}
+        [[ -n ${parts_of[$case_name]+x} ]] || cases+=("$case_name")
+        parts_of[$case_name]+="${parts_of[$case_name]:+,}${pair#*/}"
+    done
+    # The list of cases, written afresh (never through whatever the last run left there).
+    rm -rf -- "$box/cases.txt"
+    (
+        set -o noclobber
+        for case_name in "${cases[@]}"; do
+            printf '%s %s --time-limit %s --part %s\n' "$case_name" "${CASE_ARGS[$lab/$case_name]}" \
+                "$(case_limit "$lab" "$case_name")" "${parts_of[$case_name]}"
+        done >"$box/cases.txt"
+    ) || die "cannot write the cases file of $student $lab"
+    lend_box "$box/cases.txt" "$slot"
+    for case_name in "${cases[@]}"; do
+        limit=$(case_limit "$lab" "$case_name")
+        wall=$(awk -v w="$wall" -v t="$limit" 'BEGIN { printf "%d", w + 2 * t }')
+    done
+    wall=$((wall + ${GRADE_WALL_MARGIN:-10}))
+    local run=$dir/runs/.batch-$n
+    rm -rf -- "$run" && mkdir -p -- "$run"
+    fresh_run_out "$box" "$slot"
+    "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$run/sandbox.tsv" --stdout "$run/stdout.txt" \
+        --stderr "$run/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" \
+        --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
+        "./build/bin/$lab-student" --cases cases.txt --out run-out
+    trim_log "$run/stdout.txt"
+    trim_log "$run/stderr.txt"
+    for case_name in "${cases[@]}"; do
+        local evidence=$dir/runs/$case_name/batch-$n
+        rm -rf -- "$evidence" && mkdir -p -- "$evidence"
+        cp -- "$run"/sandbox.tsv "$run"/stdout.txt "$run"/stderr.txt "$evidence/"
+        collect_outputs "$box" "run-out/$case_name" "$evidence/out"
+    done
+    rm -rf -- "$run" "$box/run-out" "$box/cases.txt"
+    log "batch $n of $student $lab (${cases[*]}): $(field_of "$dir/runs/${cases[0]}/batch-$n/sandbox.tsv" outcome) $(field_of "$dir/runs/${cases[0]}/batch-$n/sandbox.tsv" exit)"
+}
+
+# run_group SLOT GPU STUDENT LAB CASE...: every part of the given cases, in batches, until
+# each part has a record or its own run.
+run_group() {
+    local slot=$1 gpu=$2 student=$3 lab=$4
+    shift 4
+    local dir=$OUT/students/$student/$lab pending=() pair case_name part n=0
+    for case_name in "$@"; do
+        for part in ${LAB_PARTS[$lab]}; do pending+=("$case_name/$part"); done
+    done
+    while ((${#pending[@]})); do
+        n=$((n + 1))
+        run_batch "$slot" "$gpu" "$student" "$lab" "$n" "${pending[@]}"
+        local unrecorded=" " seen=" " still=()
+        for pair in "${pending[@]}"; do
+            case_name=${pair%%/*}
+            [[ $seen == *" $case_name "* ]] && continue
+            seen+="$case_name "
+            for part in $("$GRADER" unrecorded --manifests "$REPO/labs" --lab "$lab" --run "$dir/runs/$case_name/batch-$n"); do
+                unrecorded+="$case_name/$part "
+            done
+        done
+        for pair in "${pending[@]}"; do [[ $unrecorded == *" $pair "* ]] && still+=("$pair"); done
+        pending=("${still[@]}")
+        ((${#pending[@]})) || break
+        run_parts "$slot" "$gpu" "$student" "$lab" "${pending[0]%%/*}" "${pending[0]#*/}"
+        pending=("${pending[@]:1}")
+    done
 }
 
 # A run that exits with "no GPU" may be telling the truth or lying: ask the GPU (trusted).
 gpu_still_works() { gpu_assumed || CUDA_VISIBLE_DEVICES=$1 "$GRADER" gpus >/dev/null 2>&1; }
-
-run_case() {
-    local slot=$1 gpu=$2 student=$3 lab=$4 case_name=$5 part missing
-    local dir=$OUT/students/$student/$lab
-    run_parts "$slot" "$gpu" "$student" "$lab" "$case_name" all "$(all_parts_argument "$lab")"
-    mapfile -t missing < <("$GRADER" unrecorded --manifests "$REPO/labs" --lab "$lab" --run "$dir/runs/$case_name/all")
-    for part in "${missing[@]}"; do
-        run_parts "$slot" "$gpu" "$student" "$lab" "$case_name" "$part" "$part"
-    done
-}
 
 run_sanitizers() {
     local slot=$1 gpu=$2 student=$3 lab=$4 tool
@@ -85,7 +162,7 @@ run_sanitizers() {
             --stderr "$evidence/log.txt" --wall "$wall" --cpu $((4 * wall)) --nproc 256 \
             --fsize "$OUTPUT_LIMIT" --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
             bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh "$tool" "./build/bin/$lab-student" "${args[@]}" \
-            --time-limit "$limit" ${LAB_PART_OPTION[$lab]} "$(all_parts_argument "$lab")"
+            --time-limit "$limit" --part all
         trim_log "$evidence/log.txt"
         log "sanitize $student $lab $tool: $(field_of "$evidence/sandbox.tsv" outcome) $(field_of "$evidence/sandbox.tsv" exit)"
     done
@@ -114,13 +191,14 @@ run_student_lab() {
     sandbox_options "$sandbox_slot"
     lend_box "$box" "$sandbox_slot"
     local started=$EPOCHREALTIME
-    for case_name in ${LAB_CASES[$lab]}; do
-        run_case "$sandbox_slot" "$gpu" "$student" "$lab" "$case_name"
-    done
+    [[ -n ${LAB_PUBLIC_CASES[$lab]} ]] && run_group "$sandbox_slot" "$gpu" "$student" "$lab" ${LAB_PUBLIC_CASES[$lab]}
     add_time cases "$(seconds_since "$started")"
     started=$EPOCHREALTIME
     run_sanitizers "$sandbox_slot" "$gpu" "$student" "$lab"
     add_time sanitizer "$(seconds_since "$started")"
+    started=$EPOCHREALTIME
+    [[ -n ${LAB_HIDDEN_CASES[$lab]} ]] && run_group "$sandbox_slot" "$gpu" "$student" "$lab" ${LAB_HIDDEN_CASES[$lab]}
+    add_time cases "$(seconds_since "$started")"
     take_back_box "$box"
     echo "$gpu" >"$dir/gpu.txt"
     # A program that ended saying "no GPU", or a fault, may have taken the GPU down with it.

@@ -37,8 +37,8 @@ __global__ void tiled_kernel(const float* A, const float* B, float* C, int M, in
 }
 
 void matmul_tiled(const MatmulProblem& p, int tile, Launcher& launch) {
-    // TODO 2d: choose the instantiation at run time, as seed 000 does, for tiles 8, 16
-    //          and 32 (the sweep uses all three):
+    // TODO 2d: choose the instantiation at run time, for tiles 8, 16 and 32 (the sweep
+    //          uses all three):
     //          switch (tile) { case 8: launch(tiled_kernel<8>, ...); break; case 16: ... }
     //          and for any other tile:
     //          throw LaunchRefused("the tiled rung is compiled for tiles 8, 16 and 32 only");
@@ -48,15 +48,17 @@ void matmul_tiled(const MatmulProblem& p, int tile, Launcher& launch) {
 // ---------------------------------------------------------------------------------
 // Rung 3: tiles in dynamically allocated shared memory (extern __shared__ float s[];),
 // its size given at launch time as the 4th launch argument.
-__global__ void dynamic_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
+__global__ void dynamic_kernel(const float* A, const float* B, float* C, int M, int N, int K, int depth) {
     // TODO 3a: the tiled kernel with its shared arrays carved out of one dynamic buffer.
-    //          Dynamic memory lets the size be a run-time choice: use it to stage a
-    //          deeper slab of K per barrier (handout, rung 3) and measure what it buys.
+    //          Dynamic memory lets the size be a run-time choice: stage `depth` tiles of K
+    //          per barrier (a tile x depth*tile strip of A and a depth*tile x tile strip
+    //          of B; handout, rung 3) and measure what it buys (make lab1 ARGS="--depth 4").
 }
 
-void matmul_dynamic(const MatmulProblem& p, int tile, Launcher& launch) {
-    // TODO 3b: launch with the number of bytes of shared memory the kernel needs.
-    (void)p, (void)tile, (void)launch;
+void matmul_dynamic(const MatmulProblem& p, int tile, int depth, Launcher& launch) {
+    // TODO 3b: launch with the number of bytes of shared memory the kernel needs. The
+    //          driver checks that this rung asks for dynamic shared memory.
+    (void)p, (void)tile, (void)depth, (void)launch;
 }
 
 // ---------------------------------------------------------------------------------
@@ -75,7 +77,8 @@ void matmul_coarse2(const MatmulProblem& p, Launcher& launch) {
 // Rung 5: register blocking. Each thread computes a small block of C (for example 8 x 8)
 // held in registers, from fragments of A and B read from shared memory once per k.
 __global__ void regblock_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
-    // TODO 5a: see the handout, rung 5, for the layout that gets you past half of cuBLAS.
+    // TODO 5a: see the handout, rung 5: register blocking first, then warp tiling and
+    //          double buffering, measuring each step.
 }
 
 void matmul_regblock(const MatmulProblem& p, Launcher& launch) {

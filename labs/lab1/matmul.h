@@ -6,7 +6,8 @@
 //     A is M x K, B is K x N, C is M x N, element (row, col) of A at A[row * K + col].
 // Any M, N, K >= 1 must work, including sizes that are not multiples of the tile.
 //
-// A rung launches its kernels through `launch` instead of <<< >>>:
+// Kernel signatures, block shapes and helper functions are yours to choose; only these host
+// functions are fixed. A rung launches its kernels through `launch` instead of <<< >>>:
 //     launch(kernel, grid, block, dynamic_shared_bytes, kernel arguments...);
 // The launcher refuses a configuration that breaks a limit of this GPU, with the limit's
 // name and value. A rung that launches nothing is reported as "not implemented".
@@ -24,8 +25,9 @@ struct MatmulProblem {
 void matmul_naive(const MatmulProblem& p, int tile, Launcher& launch);
 // Rung 2: shared-memory tiles, the tile size a template parameter chosen at run time.
 void matmul_tiled(const MatmulProblem& p, int tile, Launcher& launch);
-// Rung 3: the same tiles in dynamically allocated shared memory (any tile size).
-void matmul_dynamic(const MatmulProblem& p, int tile, Launcher& launch);
+// Rung 3: the same tiles in dynamically allocated shared memory, `depth` tiles of K staged per
+// barrier (--depth, default 8).
+void matmul_dynamic(const MatmulProblem& p, int tile, int depth, Launcher& launch);
 // Rung 4: 32 x 16 blocks, each thread computes C[i][j] and C[i + 16][j] of a 32 x 32 tile.
 void matmul_coarse2(const MatmulProblem& p, Launcher& launch);
 // Rung 5: register blocking, each thread computes a small block of C held in registers.

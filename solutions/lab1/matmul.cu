@@ -63,8 +63,6 @@ void matmul_tiled(const MatmulProblem& p, int tile, Launcher& launch) {
 // matrix in flight per slab instead of one, and the block meets at a barrier `depth`
 // times less often. With T = 32 and depth 8 that is 64 KB, more than the 48 KB a static
 // array may have: only dynamic shared memory, with the opt-in, can be that large.
-// Measured on an H200 at 4096^3 (T = 32): depth 1 is 10% slower than the tiled rung (the
-// run-time slab width costs index arithmetic), depth 4 is 5% faster, depth 8 7% faster.
 template <int T>
 __global__ void dynamic_kernel(const float* A, const float* B, float* C, int M, int N, int K, int depth) {
     extern __shared__ float shared[];
@@ -90,11 +88,10 @@ __global__ void dynamic_kernel(const float* A, const float* B, float* C, int M, 
     if (row < M && col < N) C[row * N + col] = sum;
 }
 
-void matmul_dynamic(const MatmulProblem& p, int tile, Launcher& launch) {
-    const int depth = 8;
+void matmul_dynamic(const MatmulProblem& p, int tile, int depth, Launcher& launch) {
     dim3 block(tile, tile);
     dim3 grid(ceil_div(p.N, tile), ceil_div(p.M, tile));
-    size_t bytes = 2 * size_t(tile) * depth * tile * sizeof(float);
+    size_t bytes = 2 * size_t(tile) * depth * tile * sizeof(float);  // the launcher refuses more than the GPU has
     switch (tile) {
         case 8: launch(dynamic_kernel<8>, grid, block, bytes, p.A, p.B, p.C, p.M, p.N, p.K, depth); break;
         case 16: launch(dynamic_kernel<16>, grid, block, bytes, p.A, p.B, p.C, p.M, p.N, p.K, depth); break;
@@ -142,81 +139,131 @@ void matmul_coarse2(const MatmulProblem& p, Launcher& launch) {
 }
 
 // ---------------------------------------------------------------------------------
-// Rung 5: register blocking. A block of 256 threads computes a 128 x 128 tile of C; each
-// thread holds an 8 x 8 block of it in registers. Per step of k a thread reads 8 values
-// of A and 8 of B from shared memory and does 64 multiply-adds with them, so shared
-// memory stops being the bottleneck. A is stored transposed in shared memory so those 8
-// values are contiguous. When K and N are multiples of 4 (and the pointers 16-byte
-// aligned) global memory is read and written 16 bytes at a time.
+// Rung 5: register blocking. A block of 256 threads (8 warps) computes a 128 x 128 tile of C;
+// each thread holds 8 x 8 elements of it in registers. Three ideas make it fast:
+//  - register blocking: per step of k a thread reads 8 values of A and 8 of B from shared
+//    memory and does 64 multiply-adds with them (the tiled rung did 1 per 2 loads);
+//  - warp tiling: a warp owns a 64 x 32 piece of the block's tile, and a thread's 8 x 8
+//    elements are four 4 x 4 blocks spread over that piece (rows 4 ty + [0, 4) and
+//    32 + 4 ty + [0, 4), columns 4 tx + [0, 4) and 16 + 4 tx + [0, 4)). At each k the warp
+//    then reads As and Bs as whole float4s at consecutive addresses: four 16-byte shared
+//    loads per 64 multiply-adds, without bank conflicts. A is stored transposed in shared
+//    memory (As[k][m]) so that a thread's 4 values of A are contiguous too;
+//  - double buffering: two copies of the shared tiles. While the block computes on one
+//    slab of K, each thread already loads its part of the next slab from global memory into
+//    registers, and stores it into the other copy afterwards: the loads' latency hides behind
+//    the arithmetic, and one barrier per slab is enough.
+// When K and N are multiples of 4 (and the pointers 16-byte aligned), global memory is read
+// and written 16 bytes at a time; otherwise element by element, each with its bounds check.
 namespace regblock {
-constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8;
-constexpr int THREADS = (BM / TM) * (BN / TN);  // 256
+constexpr int BM = 128, BN = 128, BK = 16;  // the block's tile of C, and the slab of K per step
+constexpr int WM = 64, WN = 32;             // a warp's piece of it: 2 x 4 warps
+constexpr int TM = 8, TN = 8;               // a thread's elements: 8 x 4 threads per warp
+constexpr int THREADS = (BM / WM) * (BN / WN) * 32;     // 256
+constexpr int A_LOADS = BM * BK / 4 / THREADS;          // float4s of A per thread per slab: 2
+constexpr int B_LOADS = BK * BN / 4 / THREADS;          // and of B: 2
+constexpr int A_STRIDE = BM + 4;  // padding: the transposed stores of A spread over the banks
 }  // namespace regblock
 
+// Four consecutive elements of row `row` of a matrix with `cols` columns, from column `col`;
+// 0 outside it. kVectorized: cols % 4 == 0, so the four are wholly inside or outside.
 template <bool kVectorized>
-__global__ void __launch_bounds__(regblock::THREADS) regblock_kernel(const float* A, const float* B, float* C, int M,
-                                                                     int N, int K) {
+__device__ float4 load4(const float* M, int rows, int cols, int row, int col) {
+    if (kVectorized) {
+        if (row < rows && col < cols) return *reinterpret_cast<const float4*>(&M[row * cols + col]);
+        return make_float4(0, 0, 0, 0);
+    } else {
+        float v[4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) v[i] = row < rows && col + i < cols ? M[row * cols + col + i] : 0.f;
+        return make_float4(v[0], v[1], v[2], v[3]);
+    }
+}
+
+template <bool kVectorized>
+__global__ void __launch_bounds__(regblock::THREADS, 2) regblock_kernel(const float* A, const float* B, float* C, int M,
+                                                                        int N, int K) {
     using namespace regblock;
-    __shared__ float As[BK][BM];  // transposed: As[k][m]
-    __shared__ float Bs[BK][BN];
-    const int tid = threadIdx.x;
-    const int thread_row = tid / (BN / TN), thread_col = tid % (BN / TN);
+    __shared__ __align__(16) float As[2][BK][A_STRIDE];  // transposed: As[stage][k][m]
+    __shared__ __align__(16) float Bs[2][BK][BN];
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    const int warp_row = (warp / (BN / WN)) * WM, warp_col = (warp % (BN / WN)) * WN;
+    const int ty = lane / (WN / TN), tx = lane % (WN / TN);
     const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
-    // Each thread stages 4 consecutive elements of A (row tid/2) and 4 of B (row tid/32).
-    const int a_row = tid / 2, a_col = (tid % 2) * 4;
-    const int b_row = tid / 32, b_col = (tid % 32) * 4;
+
+    // This thread's share of a slab: float4 l of A is row a_r, columns k0 + a_c ..; of B row
+    // k0 + b_r, columns b_c ..
+    float4 a_next[A_LOADS], b_next[B_LOADS];
+    auto load_slab = [&](int k0) {
+#pragma unroll
+        for (int l = 0; l < A_LOADS; ++l) {
+            int i = tid + l * THREADS, a_r = i / (BK / 4), a_c = i % (BK / 4) * 4;
+            a_next[l] = load4<kVectorized>(A, M, K, block_row + a_r, k0 + a_c);
+        }
+#pragma unroll
+        for (int l = 0; l < B_LOADS; ++l) {
+            int i = tid + l * THREADS, b_r = i / (BN / 4), b_c = i % (BN / 4) * 4;
+            b_next[l] = load4<kVectorized>(B, K, N, k0 + b_r, block_col + b_c);
+        }
+    };
+    auto store_slab = [&](int stage) {
+#pragma unroll
+        for (int l = 0; l < A_LOADS; ++l) {
+            int i = tid + l * THREADS, a_r = i / (BK / 4), a_c = i % (BK / 4) * 4;
+            As[stage][a_c + 0][a_r] = a_next[l].x;
+            As[stage][a_c + 1][a_r] = a_next[l].y;
+            As[stage][a_c + 2][a_r] = a_next[l].z;
+            As[stage][a_c + 3][a_r] = a_next[l].w;
+        }
+#pragma unroll
+        for (int l = 0; l < B_LOADS; ++l) {
+            int i = tid + l * THREADS, b_r = i / (BN / 4), b_c = i % (BN / 4) * 4;
+            *reinterpret_cast<float4*>(&Bs[stage][b_r][b_c]) = b_next[l];
+        }
+    };
 
     float acc[TM][TN] = {};
-    float a_frag[TM], b_frag[TN];
+    load_slab(0);
+    store_slab(0);
+    __syncthreads();
+    int stage = 0;
     for (int k0 = 0; k0 < K; k0 += BK) {
-        int ga_row = block_row + a_row, ga_col = k0 + a_col;
-        int gb_row = k0 + b_row, gb_col = block_col + b_col;
-        if (kVectorized) {
-            // K % 4 == 0 and N % 4 == 0: a 4-element chunk is wholly inside or outside.
-            float4 a = make_float4(0, 0, 0, 0), b = make_float4(0, 0, 0, 0);
-            if (ga_row < M && ga_col < K) a = *reinterpret_cast<const float4*>(&A[ga_row * K + ga_col]);
-            if (gb_row < K && gb_col < N) b = *reinterpret_cast<const float4*>(&B[gb_row * N + gb_col]);
-            As[a_col + 0][a_row] = a.x;
-            As[a_col + 1][a_row] = a.y;
-            As[a_col + 2][a_row] = a.z;
-            As[a_col + 3][a_row] = a.w;
-            *reinterpret_cast<float4*>(&Bs[b_row][b_col]) = b;
-        } else {
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {
-                As[a_col + i][a_row] = (ga_row < M && ga_col + i < K) ? A[ga_row * K + ga_col + i] : 0.f;
-                Bs[b_row][b_col + i] = (gb_row < K && gb_col + i < N) ? B[gb_row * N + gb_col + i] : 0.f;
-            }
-        }
-        __syncthreads();
+        const bool more = k0 + BK < K;
+        if (more) load_slab(k0 + BK);  // in flight while we compute
 #pragma unroll
         for (int k = 0; k < BK; ++k) {
+            float a[TM], b[TN];
 #pragma unroll
-            for (int i = 0; i < TM; ++i) a_frag[i] = As[k][thread_row * TM + i];
-#pragma unroll
-            for (int j = 0; j < TN; ++j) b_frag[j] = Bs[k][thread_col * TN + j];
+            for (int half = 0; half < 2; ++half) {
+                float4 va = *reinterpret_cast<const float4*>(&As[stage][k][warp_row + half * (WM / 2) + ty * 4]);
+                float4 vb = *reinterpret_cast<const float4*>(&Bs[stage][k][warp_col + half * (WN / 2) + tx * 4]);
+                a[half * 4 + 0] = va.x, a[half * 4 + 1] = va.y, a[half * 4 + 2] = va.z, a[half * 4 + 3] = va.w;
+                b[half * 4 + 0] = vb.x, b[half * 4 + 1] = vb.y, b[half * 4 + 2] = vb.z, b[half * 4 + 3] = vb.w;
+            }
 #pragma unroll
             for (int i = 0; i < TM; ++i)
 #pragma unroll
-                for (int j = 0; j < TN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+                for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
         }
-        __syncthreads();
+        if (more) store_slab(stage ^ 1);  // the other copy: nobody reads it in this step
+        __syncthreads();                  // the next slab is complete, and this one is free
+        stage ^= 1;
     }
+
 #pragma unroll
     for (int i = 0; i < TM; ++i) {
-        int row = block_row + thread_row * TM + i;
-        if (row >= M) break;
+        int row = block_row + warp_row + (i / 4) * (WM / 2) + ty * 4 + i % 4;
+        if (row >= M) continue;
 #pragma unroll
-        for (int j = 0; j < TN; j += 4) {
-            int col = block_col + thread_col * TN + j;
+        for (int half = 0; half < 2; ++half) {
+            int col = block_col + warp_col + half * (WN / 2) + tx * 4;
+            const float* v = &acc[i][half * 4];
             if (kVectorized) {
-                if (col < N)
-                    *reinterpret_cast<float4*>(&C[row * N + col]) =
-                        make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]);
+                if (col < N) *reinterpret_cast<float4*>(&C[row * N + col]) = make_float4(v[0], v[1], v[2], v[3]);
             } else {
 #pragma unroll
-                for (int jj = 0; jj < 4; ++jj)
-                    if (col + jj < N) C[row * N + col + jj] = acc[i][j + jj];
+                for (int j = 0; j < 4; ++j)
+                    if (col + j < N) C[row * N + col + j] = v[j];
             }
         }
     }

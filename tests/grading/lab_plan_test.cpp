@@ -9,7 +9,6 @@ const char* kValid = R"(
 title = Test lab
 student_files = kernel.cu helper.cu
 parts = first second
-part_option = --part
 part.second.files = helper.cu
 part.second.forbidden = thrust
 time_limit = 30
@@ -73,6 +72,8 @@ TEST_CASE("lab1's own manifest is a valid plan worth 60 points", "[grading][mani
     LabPlan plan = make_lab_plan(Manifest::load("labs/lab1/manifest"), "lab1");
     CHECK(plan.part_names() == std::vector<std::string>{"naive", "tiled", "dynamic", "coarse2", "regblock"});
     CHECK(plan.cases.size() == 9);
+    CHECK(plan.sanitize_case == "ktiles");
+    CHECK(plan.find_part("tiled")->curve.zero_ratio < 1.5);  // naive's kernel as tiled earns nothing
     CHECK(plan.find_case("wide")->hidden);
     CHECK(plan.find_case("beyond-tile")->points == 2);
     CHECK(plan.max_points() == 60);
@@ -93,13 +94,25 @@ TEST_CASE("manifest mistakes are refused with the key named", "[grading][manifes
     refused(with_line("case.small.visibility", "case.small.visibility = secret"), "public or hidden");
     refused(with_line("case.small.points", "case.small.points = lots"), "must be a number");
     refused(with_line("perf.cases", "perf.cases = huge"), "perf.cases names 'huge'");
-    refused(with_line("perf.zero_ratio", "perf.zero_ratio = 1.1"), "full_ratio < perf.zero_ratio");
+    refused(with_line("perf.zero_ratio", "perf.zero_ratio = 1.1"), "full_ratio < zero_ratio");
     refused(with_line("sanitize.case", "sanitize.case = nothing"), "sanitize.case");
     refused(with_line("forbidden", "forbidden = cublas("), "regular expression");
     refused(with_line("student_files", "student_files = ../evil.cu"), "plain file name");
     refused(with_line("part.second.files", "part.second.files = other.cu"), "not in student_files");
     refused(with_line("parts", ""), "missing key 'parts'");
     refused(with_line("cases", "cases = small small"), "listed twice");
+    refused(with_line("parts", "parts = first bad-name"), "letters, digits and _");
+    refused(with_line("parts", "parts = first first"), "listed twice");
+    refused(with_line("parts", "parts = first second\npart_option = --rung"), "every driver selects parts with --part");
+    refused(with_line("perf.points", "perf.points = 4\npart.second.perf.zero_ratio = 1"), "curve of part second");
+}
+
+TEST_CASE("a part's own performance curve overrides the lab's", "[grading][manifest]") {
+    LabPlan plan = plan_of(with_line("perf.points", "perf.points = 4\npart.second.perf.zero_ratio = 2"));
+    CHECK(plan.find_part("first")->curve.full_ratio == 1.2);
+    CHECK(plan.find_part("first")->curve.zero_ratio == 10);
+    CHECK(plan.find_part("second")->curve.full_ratio == 1.2);
+    CHECK(plan.find_part("second")->curve.zero_ratio == 2);
 }
 
 TEST_CASE("a key set twice is an error of the manifest reader", "[grading][manifest]") {

@@ -37,8 +37,7 @@ TEST_CASE("an output of the wrong length or type fails", "[grading][checker]") {
     OutputVerdict shorter = check_output_files(dir.write_floats("short.out", {1.0f, 2.0f}), reference, 1);
     CHECK_FALSE(shorter.pass);
     CHECK(shorter.reason == "the output has 2 values, expected 3");
-    std::vector<double> doubles = {1, 2, 3};
-    write_output_array(dir / "f64.out", DType::f64, doubles.data(), doubles.size(), nullptr);
+    write_output_array(dir / "f64.out", OutputArray{DType::f64, {1, 2, 3}, {}});
     OutputVerdict typed = check_output_files(dir / "f64.out", reference, 1);
     CHECK_FALSE(typed.pass);
     CHECK(typed.reason == "the output holds f64 values, expected f32");

@@ -43,7 +43,7 @@ StudentReport sample_report(const std::string& name) {
 }
 
 LabPlan sample_plan() {
-    return make_lab_plan(Manifest::parse("title = Test lab\nstudent_files = k.cu\nparts = one\npart_option = --part\n"
+    return make_lab_plan(Manifest::parse("title = Test lab\nstudent_files = k.cu\nparts = one\n"
                                          "cases = small big\ncase.small.args = --n 3\ncase.small.visibility = public\n"
                                          "case.small.points = 1\ncase.big.args = --n 99 --secret\n"
                                          "case.big.visibility = hidden\ncase.big.points = 2\n",
@@ -105,7 +105,7 @@ TEST_CASE("feedback.md shows public details, keeps hidden cases hidden, and fenc
 
 TEST_CASE("grading.args reach every run but stay out of the feedback's cases and rerun hints", "[grading][reports]") {
     LabPlan plan = make_lab_plan(
-        Manifest::parse("title = Test lab\nstudent_files = k.cu\nparts = one\npart_option = --part\n"
+        Manifest::parse("title = Test lab\nstudent_files = k.cu\nparts = one\n"
                         "grading.args = --check none --quiet\ncases = small\ncase.small.args = --n 3\n"
                         "case.small.visibility = public\ncase.small.points = 1\n",
                         "m"),
@@ -129,7 +129,7 @@ TEST_CASE("a lab the run never reached counts zero with its maximum", "[grading]
 }
 
 TEST_CASE("a hidden performance case shows points, not times", "[grading][reports]") {
-    LabPlan plan = make_lab_plan(Manifest::parse("student_files = k.cu\nparts = one\npart_option = --part\ncases = big\n"
+    LabPlan plan = make_lab_plan(Manifest::parse("student_files = k.cu\nparts = one\ncases = big\n"
                                                  "case.big.args = --n 99\ncase.big.visibility = hidden\n"
                                                  "case.big.points = 1\nperf.cases = big\nperf.points = 2\n"
                                                  "perf.full_ratio = 1.2\nperf.zero_ratio = 10\n",
@@ -153,7 +153,7 @@ TEST_CASE("a hidden performance case shows points, not times", "[grading][report
     r.student = "ann";
     r.labs = {lab};
     std::string md = feedback_markdown(r, {{"labT", plan}}, {"today", "a GPU", "bwrap"});
-    CHECK(md.find("| one | - | - | - | 1.5/2 |") != std::string::npos);
+    CHECK(md.find("| one | - | - | - | 1.2x to 10x | 1.5/2 |") != std::string::npos);
     CHECK(md.find("123.25") == std::string::npos);
     CHECK(md.find("99.5") == std::string::npos);
 }

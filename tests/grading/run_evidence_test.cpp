@@ -8,18 +8,18 @@ namespace {
 const std::vector<std::string> kParts = {"first", "second", "third"};
 }
 
-TEST_CASE("valid records are read, statuses normalised, times checked", "[grading][evidence]") {
+TEST_CASE("valid records are read, statuses parsed, times checked", "[grading][evidence]") {
     TempFolder dir;
     dir.write("out/results.tsv",
               "record=run\tlab=x\n"
               "record=part\tpart=first\tstatus=ran\toutput=first.out\ttime_ms=1.5\n"
-              "record=part\tpart=second\tstatus=not_implemented\n"
+              "record=part\tpart=second\tstatus=not implemented\n"
               "record=part\tpart=third\tstatus=ran\toutput=third.out\ttime_ms=-4\n");
     RunEvidence run = read_run(dir.path(), kParts);
     REQUIRE(run.parts.size() == 3);
     CHECK(run.parts["first"].time_ms == 1.5);
     CHECK(run.parts["first"].output == "first.out");
-    CHECK(run.parts["second"].status == "not implemented");
+    CHECK(run.parts["second"].status == PartStatus::not_implemented);
     CHECK(run.parts["third"].time_ms == 0);  // a negative time is no time
     CHECK(unrecorded_parts(run, kParts).empty());
 }

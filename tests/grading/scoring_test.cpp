@@ -12,7 +12,6 @@ namespace {
 const char* kManifest = R"(
 student_files = k.cu
 parts = one two
-part_option = --part
 forbidden = cublas
 forbidden.reason = write your own kernels
 cases = small big
@@ -54,16 +53,16 @@ struct Fixture {
         dir.write("lab/build/status", "ok\n");
         dir.write("lab/forbidden.tsv", "");
         // small: one right, two wrong, in one process.
-        dir.write("lab/runs/small/all/sandbox.tsv", kExited);
-        dir.write_floats("lab/runs/small/all/out/one.out", {1.05f, 2, 3});
-        dir.write_floats("lab/runs/small/all/out/two.out", {1, 2, 4});
-        dir.write("lab/runs/small/all/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=1\n"
+        dir.write("lab/runs/small/batch-1/sandbox.tsv", kExited);
+        dir.write_floats("lab/runs/small/batch-1/out/one.out", {1.05f, 2, 3});
+        dir.write_floats("lab/runs/small/batch-1/out/two.out", {1, 2, 4});
+        dir.write("lab/runs/small/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=1\n"
                                                         "record=part\tpart=two\tstatus=ran\toutput=two.out\ttime_ms=1\n");
         // big: one right at twice the reference's time; then the process died (wall clock),
         // and part two, run on its own, crashed.
-        dir.write("lab/runs/big/all/sandbox.tsv", "outcome=timeout\texit=137\tsignal=SIGKILL\tseconds=130\twall_limit=130\tisolation=bwrap\n");
-        dir.write_floats("lab/runs/big/all/out/one.out", {5, 6});
-        dir.write("lab/runs/big/all/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=2.0\n");
+        dir.write("lab/runs/big/batch-1/sandbox.tsv", "outcome=timeout\texit=137\tsignal=SIGKILL\tseconds=130\twall_limit=130\tisolation=bwrap\n");
+        dir.write_floats("lab/runs/big/batch-1/out/one.out", {5, 6});
+        dir.write("lab/runs/big/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=2.0\n");
         dir.write("lab/runs/big/two/sandbox.tsv", "outcome=signal\texit=139\tsignal=SIGSEGV\tseconds=1\twall_limit=130\tisolation=bwrap\n");
         dir.write("lab/runs/big/two/stderr.txt", "error: something private to the hidden case\n");
         // memcheck found errors.
@@ -116,8 +115,8 @@ TEST_CASE("sanitizer errors take the manifest's points; the total never goes bel
     CHECK(sanitizer == -2);
     CHECK(std::fabs(s.points - (1 + 2 + 4 * std::log(5.0) / std::log(10 / 1.2) - 2)) < 1e-3);
 
-    f.dir.write("lab/runs/small/all/out/results.tsv", "");  // now nothing passes
-    f.dir.write("lab/runs/big/all/out/results.tsv", "");
+    f.dir.write("lab/runs/small/batch-1/out/results.tsv", "");  // now nothing passes
+    f.dir.write("lab/runs/big/batch-1/out/results.tsv", "");
     CHECK(score_lab(f.plan, f.inputs).points == 0);
 }
 

@@ -8,7 +8,7 @@
 namespace {
 
 LabPlan two_part_plan() {
-    return make_lab_plan(Manifest::parse("student_files = a.cu b.cu\nparts = one two\npart_option = --part\n"
+    return make_lab_plan(Manifest::parse("student_files = a.cu b.cu\nparts = one two\n"
                                          "part.two.files = b.cu\npart.two.forbidden = thrust\n"
                                          "forbidden = cublas\nforbidden.reason = no\ncases = c\n"
                                          "case.c.args = --x\ncase.c.visibility = public\ncase.c.points = 1\n",

@@ -32,7 +32,7 @@ public:
                              const std::vector<double>& bound = {}) const {
         write(name, "");
         std::string full = path_ + "/" + name;
-        write_output_array(full, DType::f32, values.data(), values.size(), bound.empty() ? nullptr : bound.data());
+        write_output_array(full, OutputArray{DType::f32, std::vector<double>(values.begin(), values.end()), bound});
         return full;
     }
 

@@ -69,7 +69,7 @@ grade_class() {
     expect "grade.sh grades the class (status $status, $(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)" test "$status" == 0
     ((status == 0)) || { tail -30 "$work/screen.txt"; return; }
     expect "the sandbox used is the one asked for" grep -q "^Sandbox: $([[ $sandbox == bwrap ]] && echo bubblewrap || echo rlimits)" "$work/screen.txt"
-    expect "the reference outputs were made" grep -q "reference outputs: labcpu big" "$work/screen.txt"
+    expect "the reference outputs were made" grep -q "reference outputs: labcpu small big" "$work/screen.txt"
     # Maximum: (1 + 2) points x 3 parts, and 1 performance point x 3 parts on case big.
     expect "good: full marks" points_of good 12
     expect "starter: nothing (every part not implemented)" points_of starter 0
@@ -78,7 +78,10 @@ grade_class() {
     expect "wrong-b: gives the first wrong value on the public case" says wrong-b b "wrong result: 10 of 10 values wrong; the first: [0]"
     expect "crash-b: loses part b only" points_of crash-b 8
     expect "crash-b: part b was killed by SIGSEGV" says crash-b b "the program was killed by SIGSEGV"
-    expect "crash-b: part c was run again on its own" test -f "$out/students/crash-b/labcpu/runs/small/c/sandbox.tsv"
+    expect "crash-b: the crashed part b was run again on its own" test -f "$out/students/crash-b/labcpu/runs/small/b/sandbox.tsv"
+    expect "crash-b: part c went on in a second batch" grep -q "part=c" "$out/students/crash-b/labcpu/runs/small/batch-2/out/results.tsv"
+    expect "good: the public case ran in one process, the hidden case in another" \
+        bash -c "grep -q 'batch 1 of good labcpu (small)' '$out/grading.log' && grep -q 'batch 1 of good labcpu (big)' '$out/grading.log'"
     expect "hang-big: loses part b on the big case only (12 - 2 - 1)" points_of hang-big 9
     expect "hang-big: stopped by the wall clock" says hang-big b "by the wall-clock limit" big
     expect "slow: all correct, performance on the curve at 3x (9 + 3 x 0.56785)" points_of slow 10.7035

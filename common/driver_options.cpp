@@ -1,0 +1,75 @@
+#include "driver_options.hpp"
+
+#include <algorithm>
+
+#include "fail.hpp"
+
+namespace {
+
+std::string join(const std::vector<std::string>& words, const std::string& separator) {
+    std::string text;
+    for (const std::string& w : words) text += (text.empty() ? "" : separator) + w;
+    return text;
+}
+
+}  // namespace
+
+void declare_driver_options(ArgParser& args, const std::vector<std::string>& part_names) {
+    args.option("part", "LIST", "all", "parts to run, comma-separated: " + join(part_names, ",") + ", or all");
+    args.option("reps", "R", "20", "timed repetitions (the median is reported)");
+    args.option("warmup", "W", "3", "untimed runs before timing");
+    args.option("seed", "S", "1", "seed of the random input data");
+    args.option("check", "HOW", "auto",
+                "full (every element), sample (a sample where the lab can), auto (full when cheap), "
+                "or none (the grader checks outside)");
+    args.option("tolerance", "F", "1", "allowed error, in multiples of the reference's error bound");
+    args.option("time-limit", "SECONDS", "60", "stop a part's kernels still running after this long");
+    args.option("device", "D", "0", "CUDA device to use");
+    args.option("out", "DIR", "", "also write results.tsv and each part's output into DIR (used by the grader)");
+    args.option("cases", "FILE", "",
+                "run several cases in one process: one a line, a name then its options; with --out, "
+                "case NAME writes into DIR/NAME");
+    args.flag("write-bounds", "with --out: store the error bound beside each output (the grader's reference run)");
+    args.flag("no-yardstick", "skip the yardstick (the library or baseline the parts are compared with)");
+    args.flag("csv", "print CSV rows instead of the table");
+    args.flag("csv-header", "with --csv: print the column names first");
+}
+
+std::vector<std::string> select_parts(const std::string& text, const std::vector<std::string>& known) {
+    std::string names = join(known, ", ");
+    if (text == "all") return known;
+    std::vector<std::string> chosen;
+    for (const std::string& wanted : split_list(text)) {
+        if (std::find(known.begin(), known.end(), wanted) == known.end())
+            fail(exit_code::bad_usage, "--part: no part named '" + wanted + "' (parts: " + names + ", or all)");
+        chosen.push_back(wanted);
+    }
+    if (chosen.empty()) fail(exit_code::bad_usage, "--part: no part given (parts: " + names + ", or all)");
+    return chosen;
+}
+
+DriverOptions read_driver_options(const ArgParser& args, const std::vector<std::string>& part_names) {
+    DriverOptions o;
+    o.parts = select_parts(args.text("part"), part_names);
+    o.reps = int(args.integer("reps", 1, 100000));
+    o.warmup = int(args.integer("warmup", 0, 100000));
+    o.seed = static_cast<uint64_t>(args.integer("seed", 0, 1ll << 62));
+    std::string check = args.text("check");
+    if (check == "auto") o.check = CheckMode::automatic;
+    else if (check == "full") o.check = CheckMode::full;
+    else if (check == "sample") o.check = CheckMode::sample;
+    else if (check == "none") o.check = CheckMode::none;
+    else fail(exit_code::bad_usage, "--check must be auto, full, sample or none, got '" + check + "'");
+    o.tolerance = args.number("tolerance", 0, 1e9);
+    o.time_limit = args.number("time-limit", 0.1, 86400);
+    o.device = int(args.integer("device", 0, 1024));
+    o.out_dir = args.text("out");
+    o.cases_file = args.text("cases");
+    o.write_bounds = args.is_set("write-bounds");
+    o.no_yardstick = args.is_set("no-yardstick");
+    o.csv = args.is_set("csv");
+    o.csv_header = args.is_set("csv-header");
+    if (o.write_bounds && o.out_dir.empty()) fail(exit_code::bad_usage, "--write-bounds needs --out DIR");
+    if (o.write_bounds) o.check = CheckMode::full;  // the bounds come from the whole reference
+    return o;
+}

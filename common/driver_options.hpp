@@ -1,0 +1,31 @@
+// The options every lab's driver shares, declared and read in one place so that make, the
+// sweeps and the grader can speak to any lab the same way (labs/MANIFEST.md, "What the grader
+// expects of a driver"). A lab adds its own options (sizes, tile, ...) beside these.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+
+enum class CheckMode { automatic, full, sample, none };
+
+struct DriverOptions {
+    std::vector<std::string> parts;  // --part, resolved against the lab's parts, in the order given
+    int reps = 20, warmup = 3;
+    uint64_t seed = 1;
+    CheckMode check = CheckMode::automatic;
+    double tolerance = 1;     // allowed error, in multiples of the reference's bound
+    double time_limit = 60;   // seconds a part's kernels may run before they are stopped
+    int device = 0;
+    std::string out_dir;      // --out: results.tsv and each part's output (the grader's channel)
+    bool write_bounds = false, no_yardstick = false, csv = false, csv_header = false;
+    std::string cases_file;   // --cases: several cases in one process
+};
+
+// Declares the shared options (defaults as in DriverOptions).
+void declare_driver_options(ArgParser& args, const std::vector<std::string>& part_names);
+// Reads and checks them; any mistake stops with exit_code::bad_usage and one clear line.
+DriverOptions read_driver_options(const ArgParser& args, const std::vector<std::string>& part_names);
+// "all" or a comma-separated list of known names, in the order given.
+std::vector<std::string> select_parts(const std::string& text, const std::vector<std::string>& known);

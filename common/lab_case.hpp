@@ -1,0 +1,124 @@
+// The interface between the shared driver core (lab_main.hpp) and one lab's driver.
+//
+// The core owns everything a lab does not teach: the options every lab shares, the GPU, the
+// per-part loop (poison the outputs, run the part once, record its launches, wait with a
+// deadline, check it against the CPU reference, time it), the table, the CSV rows, the result
+// files for the grader and lists of cases in one process. A lab's driver says only what is
+// its own: its options and data (a LabCase), its CPU reference and error bound, its parts and
+// its yardstick, and the unit its table reports.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "args.hpp"
+#include "driver_options.hpp"
+#include "gpu.hpp"
+#include "launcher.cuh"
+#include "result_files.hpp"
+
+// The rate a lab's table shows beside the time: work() units per second, over `scale`.
+struct Metric {
+    std::string title;     // table column: "GFLOP/s", "GB/s", "Gkeys/s"
+    std::string csv_name;  // CSV column: "gflops"
+    double scale = 1e9;
+};
+
+// How to run one part, or the yardstick, on the current case.
+struct PartRun {
+    // Puts one run on launcher.stream() through the launcher; must not synchronise.
+    std::function<void(Launcher&)> run;
+    // Values of LabInfo::config_columns for this part ("-" where a setting does not apply).
+    std::vector<std::string> config;
+    // A rule of the lab that this part's launches must follow (lab1: the dynamic part asks for
+    // dynamic shared memory). Returns what is wrong, or "" when nothing is.
+    std::function<std::string(const std::vector<LaunchConfig>&)> launch_rule;
+    // The work runs on the host (OpenMP, a CPU yardstick): timed with the host clock.
+    bool host_timed = false;
+    // The output it writes, by the name the case gives it ("C"); parts that compute the same
+    // thing write the same output and are checked against the same reference.
+    std::string output = "out";
+};
+
+// What the CPU reference says the output should be: every element or a sample of them, and
+// how far each may lie from the exact answer (a bound that follows from the arithmetic; zero
+// for exact results).
+struct Reference {
+    std::vector<size_t> positions;  // empty: every element, in order
+    std::vector<double> value, bound;
+    std::string how;         // which elements: "every element", "4200 elements (...)"
+    std::string bound_name;  // what the bound is: "gamma_K (|A||B|)_ij", "0 (exact)"
+};
+
+// The outcome of checking one output against the reference.
+struct Verdict {
+    bool pass = false;
+    std::string detail;  // for a failure: the first wrong element and how many were wrong
+};
+
+// One case of a lab: its data on the GPU and everything the core asks about it. The lab's
+// make_case reads and checks the case's options (so a bad one is refused even where there is
+// no GPU); setup() then makes the data and puts it on the GPU.
+class LabCase {
+public:
+    virtual ~LabCase() = default;
+    // gpu is null for a lab that needs no GPU; the parts run on `stream`.
+    virtual void setup(const GpuInfo* gpu, cudaStream_t stream) = 0;
+
+    // One line: "C(1000x1000) = A(1000x1000) * B(1000x1000), --tile 32".
+    virtual std::string describe() const = 0;
+    // The case's settings, name and value, for the results record and the CSV rows.
+    virtual std::vector<std::pair<std::string, std::string>> settings() const = 0;
+    // Metric units one run does: 2 M N K operations, the bytes moved, the keys sorted.
+    virtual double work() const = 0;
+
+    virtual PartRun part(const std::string& name) = 0;  // a name from LabInfo::parts
+    virtual PartRun yardstick() { return {}; }
+
+    // Makes an output garbage (all bits set: NaN for floats) before a part's checked run, so an
+    // element the part never writes fails.
+    virtual void poison(const std::string& output, cudaStream_t stream) = 0;
+    // Put before every run and not timed: restores inputs that a part overwrites in place.
+    virtual void restore_inputs(cudaStream_t) {}
+    // An output after the last run, copied to the host (dtype as written for the grader).
+    virtual OutputArray download(const std::string& output) = 0;
+
+    // True when the whole reference is cheap enough for --check auto.
+    virtual bool full_reference_is_cheap() const { return true; }
+    // The CPU reference of an output: every element, or (full = false) a sample where that is
+    // cheaper. Called once per output and case.
+    virtual Reference reference(const std::string& output, bool full) = 0;
+    // How a message names element `index` of an output: "C[3][17]".
+    virtual std::string element_name(const std::string& output, size_t index) const {
+        return output + "[" + std::to_string(index) + "]";
+    }
+    // Checks an output against its reference, `tolerance` bounds allowed. The default compares
+    // element by element (compare.hpp); a lab whose right answer is not unique overrides it.
+    virtual Verdict verify(const std::string& output, const OutputArray& got, const Reference& reference,
+                           double tolerance);
+};
+
+// What a lab tells the core about itself.
+struct LabInfo {
+    std::string name;     // the lab's folder name; drivers pass LAB_NAME, which the build sets
+    std::string summary;  // one line for --help
+    std::vector<std::string> parts;  // the graded parts, in ladder order: the manifest's `parts`
+    Metric metric;
+    std::string yardstick;        // the name of its row, "cublas"; empty: the lab has none
+    std::string yardstick_title;  // "cuBLAS", as in "% cuBLAS"
+    std::vector<std::string> config_columns;  // per-part settings the table shows: "tile", "depth"
+    bool needs_gpu = true;  // false only for the grader's CPU test lab
+    // The clock of host-timed parts, in milliseconds (default: std::chrono::steady_clock).
+    std::function<double()> host_clock_ms;
+    std::function<void(ArgParser&)> declare_options;  // the lab's own options
+    // One case from the parsed options (the seed is among the shared ones); it stops with fail()
+    // on a bad value or combination. It must not touch the GPU: setup() does.
+    std::function<std::unique_ptr<LabCase>(const ArgParser&, const DriverOptions&)> make_case;
+};
+
+// Stops with a clear message when the GPU has fewer than `bytes` free (plus room to work).
+void require_device_memory(size_t bytes);

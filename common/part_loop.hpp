@@ -1,0 +1,20 @@
+// The per-part loop every lab shares: for one case, the yardstick and then each chosen part,
+// in order. For each: poison the outputs, restore the inputs, run it once through the
+// launcher (which records every launch), wait with a deadline, check the output against the
+// CPU reference, write it for the grader, then time it (warm-up, repetitions, median and
+// quartiles), and report the row.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "driver_options.hpp"
+#include "gpu.hpp"
+#include "lab_case.hpp"
+
+// Returns the case's exit code: ok, wrong_result (a part failed its check or threw) or
+// bad_usage (a launch was refused). A crash or a timeout ends the process (the CUDA context is
+// lost) after recording that part; the parts before it are already recorded.
+// out_dir: where results.tsv and the outputs go ("" for none).
+int run_case_parts(const LabInfo& lab, const DriverOptions& options, LabCase& lab_case, const GpuInfo* gpu,
+                   cudaStream_t stream, const std::string& case_name, const std::string& out_dir);

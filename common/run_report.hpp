@@ -1,0 +1,47 @@
+// What a driver shows and records for one case: the heading and a table row per part as each
+// finishes (or a CSV row, for the sweeps), and, with --out, results.tsv, the grader's record
+// of every part (common/result_files.hpp). The metric, the yardstick's name and the columns
+// of per-part settings are the lab's (LabInfo); the rest is the same for every lab.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "driver_options.hpp"
+#include "gpu.hpp"
+#include "lab_case.hpp"
+#include "part_status.hpp"
+#include "result_files.hpp"
+#include "table.hpp"
+
+struct PartRow {
+    std::string part;
+    std::vector<std::string> config;  // LabInfo::config_columns
+    std::string block = "-", threads = "-", launches = "-";
+    PartStatus status = PartStatus::ran;
+    std::string check;    // PASS, FAIL or unchecked when it ran; otherwise the status's name
+    std::string message;  // why it failed, was refused, crashed ...
+    std::string output_file;
+    bool timed = false;
+    double median_ms = 0, q1_ms = 0, q3_ms = 0;
+};
+
+class RunReport {
+public:
+    // results_dir: where results.tsv goes, "" for none.
+    RunReport(const LabInfo& lab, const DriverOptions& options, const LabCase& lab_case, std::string results_dir);
+
+    void start(const GpuInfo* gpu, const std::string& case_name, const std::string& check_text);
+    void add(const PartRow& row, bool is_yardstick);
+
+    // The CSV column names, for --csv-header.
+    static std::string csv_header(const LabInfo& lab, const LabCase& lab_case);
+
+private:
+    const LabInfo& lab_;
+    const DriverOptions& options_;
+    const LabCase& case_;
+    StreamingTable table_;
+    std::unique_ptr<ResultsWriter> results_;
+    double yardstick_ms_ = 0;
+};
