@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Every planted-bug variant of every lab still applies to the current reference solution (a
+# patch that no longer applies fails here, loudly, before a GPU is needed), changes something,
+# and has an expect file whose keys name the lab's real parts, cases and tools. The GPU test
+# (grading-gpu.sh) grades them.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+source mk/manifest.sh
+source tests/scripts/grading-lib/variants.sh
+work=$(mktemp -d /tmp/grading-variants-test.XXXXXX)
+trap 'rm -rf -- "$work"' EXIT
+failures=0 count=0
+fail() { echo "FAIL  $*"; failures=$((failures + 1)); }
+
+known_keys=" bug source full_marks no_correctness must_fail may_fail perf_zero sanitizer_errors "
+for lab in $(variant_labs); do
+    parts=" $(manifest_get "$lab" parts) " cases=" $(manifest_get "$lab" cases) " tools=" $(manifest_get "$lab" sanitize.tools) "
+    for variant in $(variant_names "$lab"); do
+        count=$((count + 1))
+        expect=grading/variants/$lab/$variant/expect
+        dest=$work/$lab/$variant
+        make_variant "$lab" "$variant" "$dest" || { fail "$lab $variant: cannot be made"; continue; }
+        if [[ -f grading/variants/$lab/$variant/patch ]]; then
+            changed=no
+            for file in $(manifest_get "$lab" student_files); do
+                cmp -s "$dest/$file" "solutions/$lab/$file" || changed=yes
+            done
+            [[ $changed == yes ]] || fail "$lab $variant: the patch changes nothing"
+        fi
+        [[ -n $(manifest_value "$expect" bug) ]] || fail "$lab $variant: no 'bug' line"
+        while read -r key; do
+            base=${key%%.*}
+            [[ $known_keys == *" $base "* || $base =~ ^(fails_on|passes_on|stopped)$ ]] || fail "$lab $variant: unknown key '$key'"
+            [[ $key == *.* ]] && [[ $parts != *" ${key#*.} "* ]] && fail "$lab $variant: '$key' names no part of $lab"
+            value=$(manifest_value "$expect" "$key")
+            case $base in
+                must_fail | may_fail | perf_zero) for p in $value; do [[ $parts == *" $p "* ]] || fail "$lab $variant: $key names '$p', no part of $lab"; done ;;
+                fails_on | passes_on | stopped) for c in $value; do [[ $cases == *" $c "* ]] || fail "$lab $variant: $key names '$c', no case of $lab"; done ;;
+                sanitizer_errors) for t in $value; do [[ $tools == *" $t "* ]] || fail "$lab $variant: $key names '$t', not in sanitize.tools"; done ;;
+            esac
+        done < <(manifest_keys "$expect" "")
+    done
+done
+((count > 0)) || fail "no variant found under grading/variants/"
+echo "$count variant(s) checked, $failures failure(s)"
+((failures == 0))
