@@ -66,14 +66,19 @@ $(1): $(1)-build
 	$(call lab_bin,$(1),$(IMPL)) $(call manifest,$(1),run.default) $$(ARGS)
 $(1)-bench: $(1)-build
 	$(call lab_bin,$(1),$(IMPL)) $(call manifest,$(1),bench.args) $$(ARGS)
+# A new sweep into a dated file; RESUME=file finishes an interrupted one (mk/sweep.sh --resume).
 $(1)-sweep: $(1)-build
 	@mkdir -p results/$(1)
-	labs/$(1)/sweep.sh $(call lab_bin,$(1),$(IMPL)) results/$(1)/sweep-$$$$(date +%Y%m%d-%H%M%S).csv
+	mk/sweep.sh $(1) $(call lab_bin,$(1),$(IMPL)) $$(if $$(RESUME),$$(RESUME) --resume,results/$(1)/sweep-$$$$(date +%Y%m%d-%H%M%S).csv)
 $(1)-plots:
 	mk/plot.sh $(1) "$(call lab_csv,$(1))" results/$(1)
+$(1)-report:
+	mk/report.sh $(1) "$(call lab_csv,$(1))" results/$(1)
+$(1)-profile: $(1)-build
+	mk/profile.sh $(1) $(call lab_bin,$(1),$(IMPL)) $$(ARGS)
 $(1)-memcheck $(1)-racecheck: $(1)-%: $(1)-build
 	mk/sanitize.sh $$* $(call lab_bin,$(1),$(IMPL)) $(call manifest,$(1),case.$(call manifest,$(1),sanitize.case).args)
-.PHONY: $(1) $(1)-build $(1)-bench $(1)-sweep $(1)-plots $(1)-memcheck $(1)-racecheck
+.PHONY: $(1) $(1)-build $(1)-bench $(1)-sweep $(1)-plots $(1)-report $(1)-profile $(1)-memcheck $(1)-racecheck
 endef
 $(foreach lab,$(LABS),$(eval $(call lab_rules,$(lab))))
 
@@ -135,6 +140,8 @@ help:
 	@echo "  make labN-bench           the lab's benchmark case (lab1: 4096^3 against cuBLAS)"
 	@echo "  make labN-sweep           run the lab's experiment into results/labN/sweep-DATE.csv"
 	@echo "  make labN-plots           draw the figures of the newest sweep (or the sample) as PNG"
+	@echo "  make labN-report          write results/labN/report.md: results, figures, the questions"
+	@echo "  make labN-profile         profile the lab's case with Nsight Compute (ncu)"
 	@echo "  make labN-memcheck        run a small case under compute-sanitizer (also -racecheck)"
 	@echo "  make limits               print this GPU's launch limits"
 	@echo "  make test                 build everything and run the tests"

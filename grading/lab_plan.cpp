@@ -146,5 +146,7 @@ LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
 std::vector<std::string> LabPlan::run_args(const CasePlan& c) const {
     std::vector<std::string> words = c.args;
     words.insert(words.end(), grading_args.begin(), grading_args.end());
+    // A case that earns no performance points needs no timing: one run, no warm-up.
+    if (!c.perf) words.insert(words.end(), {"--reps", "1", "--warmup", "0"});
     return words;
 }

@@ -39,6 +39,8 @@ struct LabPlan {
     // Driver arguments every graded run adds after the case's (grading.args): how the grader
     // runs the driver, not part of the case a student reruns, so feedback leaves them out.
     std::vector<std::string> grading_args;
+    // The case's arguments, then grading.args, then, for a case without performance points,
+    // --reps 1 --warmup 0 (its times are not used).
     std::vector<std::string> run_args(const CasePlan& c) const;
     std::string forbidden, forbidden_reason;  // lab-wide; empty pattern when none
     double perf_points = 0;

@@ -106,11 +106,16 @@ TEST_CASE("feedback.md shows public details, keeps hidden cases hidden, and fenc
 TEST_CASE("grading.args reach every run but stay out of the feedback's cases and rerun hints", "[grading][reports]") {
     LabPlan plan = make_lab_plan(
         Manifest::parse("title = Test lab\nstudent_files = k.cu\nparts = one\n"
-                        "grading.args = --check none --quiet\ncases = small\ncase.small.args = --n 3\n"
-                        "case.small.visibility = public\ncase.small.points = 1\n",
+                        "grading.args = --check none --quiet\ncases = small big\ncase.small.args = --n 3\n"
+                        "case.small.visibility = public\ncase.small.points = 1\ncase.big.args = --n 9 --reps 5\n"
+                        "case.big.visibility = public\ncase.big.points = 1\nperf.cases = big\nperf.points = 1\n"
+                        "perf.full_ratio = 1.2\nperf.zero_ratio = 2\n",
                         "m"),
         "labT");
-    CHECK(plan.run_args(plan.cases[0]) == std::vector<std::string>{"--n", "3", "--check", "none", "--quiet"});
+    // A case without performance points is not timed.
+    CHECK(plan.run_args(plan.cases[0]) ==
+          std::vector<std::string>{"--n", "3", "--check", "none", "--quiet", "--reps", "1", "--warmup", "0"});
+    CHECK(plan.run_args(plan.cases[1]) == std::vector<std::string>{"--n", "9", "--reps", "5", "--check", "none", "--quiet"});
     StudentReport report = sample_report("ann");
     report.labs[0].items[0].passed = false;  // a public failure, with its rerun hint
     report.labs[0].items[0].points = 0;

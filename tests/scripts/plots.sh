@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# The figures: mk/plot.sh with labs/lab1/plots.gp draws lab 1's figures from the committed
-# sample CSV (labs/lab1/sample/*.csv, measured on a current GPU), and mk/plot.sh fails
-# with a clear message when the CSV is missing or gnuplot is not installed.
+# The figures: mk/plot.sh with labs/lab1/plots.gp draws lab 1's three figures (lab1-gflops,
+# lab1-block, lab1-depth) from a synthetic CSV in the drivers' format, written here, and from
+# the committed sample (labs/lab1/sample/*.csv, measured on a current GPU) when it is in that
+# format too; and mk/plot.sh fails with a clear message when the CSV is missing or gnuplot is
+# not installed.
 #
 # Exit 0: passed; 77: skipped (the last line says why); anything else: failed.
-# PLOTS_TEST_CSV=path draws that CSV instead of the committed sample (to try a sweep).
+# PLOTS_TEST_CSV=path draws that CSV instead of the synthetic one and the sample (to try a sweep).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -37,7 +39,7 @@ if PATH=$tmp/bin command -v gnuplot >/dev/null 2>&1; then
     echo "FAIL  the stripped PATH still finds gnuplot"
     exit 1
 fi
-printf '# a CSV that exists\nm,n,k,rung\n1,1,1,cublas\n' >"$tmp/any.csv"
+printf '# a CSV that exists\nm,n,k,part\n1,1,1,cublas\n' >"$tmp/any.csv"
 
 out=$("$env_bin" PATH="$tmp/bin" mk/plot.sh lab1 "$tmp/any.csv" "$tmp/out-no-gnuplot" 2>&1)
 status=$?
@@ -78,24 +80,57 @@ if ((failures > 0)); then
     exit 1
 fi
 
-# --- the figures of the sample ----------------------------------------------------------------
+# --- the figures -------------------------------------------------------------------------------
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "gnuplot is not installed here (sudo apt-get install gnuplot-nox), so no figure was drawn"
     exit 77
 fi
+header=m,n,k,part,tile,depth,block,threads,launches,check,median_ms,q1_ms,q3_ms,gflops,pct_cublas
+# A synthetic sweep with every curve of every figure: lab1's whole sweep (tiles 8, 16, 32 at
+# N = 256 ... 4096; coarse2 and regblock; depths 1, 2, 4, 8 at 4096), times from a made-up
+# model, q1 and q3 around the median.
+synthetic=$tmp/synthetic-sweep.csv
+awk 'function row(n, part, tile, depth,    rate, ms) {
+         rate = speed[part] * n / (n + 1024)
+         if (tile != "-") rate = rate * (0.6 + 0.4 * tile / 32)
+         if (depth != "-") rate = rate * (0.9 + 0.1 * depth / 8)
+         ms = 2 * n * n * n / (rate * 1e6)
+         printf "%d,%d,%d,%s,%s,%s,%s,%s,1,PASS,%.4f,%.4f,%.4f,%.1f,%.1f\n", n, n, n, part, tile, depth, \
+                tile == "-" ? "-" : tile "x" tile, tile == "-" ? "-" : tile * tile, ms, ms * 0.97, ms * 1.04, \
+                rate, 100 * rate / (speed["cublas"] * n / (n + 1024))
+     }
+     BEGIN {
+         speed["cublas"] = 40000; speed["regblock"] = 25000; speed["coarse2"] = 9000
+         speed["dynamic"] = 7000; speed["tiled"] = 6000; speed["naive"] = 4000
+         print "# synthetic CSV written by tests/scripts/plots.sh: not a measurement"
+         print "# gpu: Synthetic GPU"
+         print "m,n,k,part,tile,depth,block,threads,launches,check,median_ms,q1_ms,q3_ms,gflops,pct_cublas"
+         for (n = 256; n <= 4096; n *= 2) {
+             for (t = 8; t <= 32; t *= 2) { row(n, "cublas", "-", "-"); row(n, "naive", t, "-"); row(n, "tiled", t, "-"); row(n, "dynamic", t, 8) }
+             row(n, "cublas", "-", "-"); row(n, "coarse2", "-", "-"); row(n, "regblock", "-", "-")
+         }
+         for (d = 1; d <= 8; d *= 2) { row(4096, "cublas", "-", "-"); row(4096, "tiled", 32, "-"); row(4096, "dynamic", 32, d) }
+     }' >"$synthetic"
+
 shopt -s nullglob
 if [[ -n ${PLOTS_TEST_CSV:-} ]]; then
     samples=("$PLOTS_TEST_CSV")
 else
-    samples=(labs/lab1/sample/*.csv)
+    samples=("$synthetic")
+    # The committed sample only when it has the drivers' current columns (a sample measured
+    # before them is left out until it is measured again).
+    for sample in labs/lab1/sample/*.csv; do
+        if [[ $(grep -v -m1 -E '^[[:space:]]*(#|$)' "$sample") == "$header" ]]; then
+            samples+=("$sample")
+        else
+            echo "skip  $sample: its header is not the drivers' current one, so it is not drawn"
+        fi
+    done
 fi
-if ((${#samples[@]} == 0)); then
-    echo "no sample CSV committed (labs/lab1/sample/*.csv), so no figure was drawn"
-    exit 77
-fi
+shopt -u nullglob
 
 png_magic="89 50 4e 47 0d 0a 1a 0a"
-expected=(lab1-gflops.png lab1-block.png)
+expected=(lab1-gflops.png lab1-block.png lab1-depth.png)
 index=0
 for sample in "${samples[@]}"; do
     index=$((index + 1))
@@ -105,7 +140,8 @@ for sample in "${samples[@]}"; do
     indent "$out"
     check "mk/plot.sh lab1 $sample exits 0" test "$status" -eq 0
     check "... without a gnuplot warning or error" lacks "$out" "warning|error"
-    # The sample is measured with the reference solution: every curve has its points.
+    # The synthetic CSV has every curve, and the sample is measured with the reference
+    # solution: no curve may be missing.
     check "... with every curve present (no figure empty, no curve left out)" \
         lacks "$out" "figure is empty|left out"
     for name in "${expected[@]}"; do
@@ -124,6 +160,23 @@ for sample in "${samples[@]}"; do
         check "mk/plot.sh lists $name" contains "$out" "$name"
     done
 done
+
+# Curves without rows: no dynamic row at all, every row at N = 512 failed its check. The
+# figures are still drawn, saying what was left out, without a gnuplot error.
+grep -v ',dynamic,' "$synthetic" | sed 's/^\(512,512,512,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*\),PASS,/\1,FAIL,/' >"$tmp/partial.csv"
+out=$(mk/plot.sh lab1 "$tmp/partial.csv" "$tmp/partial" 2>&1)
+status=$?
+indent "$out"
+check "a CSV without dynamic rows and with failed rows: exit 0" test "$status" -eq 0
+check "... without a gnuplot warning or error" lacks "$out" "warning|error"
+check "... saying dynamic is left out" contains "$out" "no passing row for dynamic, left out"
+check "... and the depth figure is empty" contains "$out" "lab1-depth.png: no passing dynamic row"
+check "... all three figures written" test -s "$tmp/partial/lab1-gflops.png" -a -s "$tmp/partial/lab1-block.png" -a -s "$tmp/partial/lab1-depth.png"
+# The optional FP32 peak line (a gnuplot variable, for those who run plots.gp themselves).
+mkdir -p "$tmp/peak"
+out=$(gnuplot -e "peak_gflops = 45000; csv = '$synthetic'; outdir = '$tmp/peak'" labs/lab1/plots.gp 2>&1; echo "exit $?")
+check "plots.gp with peak_gflops set: no error" test "$(tail -1 <<<"$out")" = "exit 0" -a -s "$tmp/peak/lab1-gflops.png"
+lacks "$out" "warning|error" || indent "$out"
 
 if ((failures > 0)); then
     echo "$failures checks failed"
