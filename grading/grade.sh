@@ -6,8 +6,9 @@
 # SUBMISSIONS is a folder with one entry per student: a folder, a .tar.gz (.tgz) or a .zip
 # holding the files the student edits (layouts: grading/README.md). Every student x lab is
 # built in a fresh work folder from the pristine lab plus only the files its manifest names,
-# in the sandbox, several at a time; then every case runs in the sandbox, one run at a time
-# per GPU, and a checker outside the student's process compares its outputs with the
+# in the sandbox, several at a time; then every case runs in the sandbox, several students at
+# a time per GPU for the untimed cases and the sanitizers, the performance cases alone on
+# their GPU, and a checker outside the student's process compares its outputs with the
 # reference solution's.
 #
 # Options:
@@ -20,6 +21,8 @@
 #   --regrade          grade again what an earlier run in --out graded (for --student: theirs)
 #   --sandbox MODE     auto (default), bwrap or rlimits (grading/README.md, "Isolation")
 #   --gpus LIST        GPU indices to run on, comma-separated (default: every usable GPU)
+#   --runners N        students run at a time on each GPU (default: a quarter of the CPUs per
+#                      GPU, 1 to 4); a timed run always has its GPU to itself
 #   --time-limit S     lower every case's time limit to S seconds (trial runs)
 #   --build-only       unpack, check and build, but run no case (a check before the GPU night)
 #   --help             this text
@@ -46,7 +49,7 @@ usage_error() { echo "grade.sh: $1 (see --help)" >&2; exit 2; }
 
 parse_options() {
     LAB_LIST="" OUT="" JOBS=$(nproc) ONLY_STUDENT="" MODE=new SANDBOX_REQUEST=auto GPU_LIST="" TIME_LIMIT_CAP=""
-    SUBMISSIONS="" BUILD_ONLY=no
+    SUBMISSIONS="" BUILD_ONLY=no RUNNERS_PER_GPU=""
     while (($#)); do
         case $1 in
             --help) usage; exit 0 ;;
@@ -58,6 +61,7 @@ parse_options() {
             --regrade) [[ $MODE == resume ]] && usage_error "--resume and --regrade exclude each other"; MODE=regrade; shift ;;
             --sandbox) SANDBOX_REQUEST=${2-}; shift 2 ;;
             --gpus) GPU_LIST=${2-}; shift 2 ;;
+            --runners) RUNNERS_PER_GPU=${2-}; shift 2 ;;
             --time-limit) TIME_LIMIT_CAP=${2-}; shift 2 ;;
             --build-only) BUILD_ONLY=yes; shift ;;
             -*) usage_error "unknown option '$1'" ;;
@@ -72,6 +76,7 @@ parse_options() {
     [[ $SANDBOX_REQUEST =~ ^(auto|bwrap|rlimits)$ ]] || usage_error "--sandbox must be auto, bwrap or rlimits"
     [[ -z $TIME_LIMIT_CAP || $TIME_LIMIT_CAP =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage_error "--time-limit must be a number of seconds"
     [[ -z $GPU_LIST || $GPU_LIST =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--gpus must be indices like 0,1"
+    [[ -z $RUNNERS_PER_GPU || $RUNNERS_PER_GPU =~ ^[1-9][0-9]?$ ]] || usage_error "--runners must be a whole number from 1 to 99"
     OUT=${OUT:-$REPO/grading-out}
 }
 
@@ -291,9 +296,14 @@ run_on_gpus() {
         make_reference_outputs "$lab"
     done
     phase_end "reference outputs"
-    say "Running ${#RUN_ITEMS[@]} submission(s) on ${#GPU_IDS[@]} GPU(s) ($GPU_NAME), one run at a time per GPU"
+    # Untimed runs are mostly CPU work (start-up, the sanitizers' analysis): a few students per
+    # GPU at once keep it busy; timed runs still have it to themselves (runs.sh, with_gpu).
+    local runners=${RUNNERS_PER_GPU:-$(($(nproc) / 4 / ${#GPU_IDS[@]}))}
+    ((runners < 1)) && runners=1
+    [[ -z $RUNNERS_PER_GPU ]] && ((runners > 4)) && runners=4
+    say "Running ${#RUN_ITEMS[@]} submission(s) on ${#GPU_IDS[@]} GPU(s) ($GPU_NAME), $runners at a time per GPU; timed runs alone"
     phase_begin "runs on the GPU"
-    run_pool "${#GPU_IDS[@]}" run_student_lab "${RUN_ITEMS[@]}"
+    run_pool $((${#GPU_IDS[@]} * runners)) run_student_lab "${RUN_ITEMS[@]}"
     phase_end "runs on the GPU"
 }
 

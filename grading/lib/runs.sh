@@ -168,36 +168,86 @@ run_sanitizers() {
     done
 }
 
-# run_student_lab SLOT "STUDENT<TAB>LAB": the runners' worker function; SLOT picks the GPU.
+# Timed runs need their GPU to themselves; untimed runs (the cases without performance
+# points, the sanitizers) may share it, several runners at a time. A readers-writer lock per
+# GPU: untimed runs hold it shared, timed runs exclusive; a turnstile in front of it keeps a
+# timed run that waits from being overtaken by a stream of untimed ones.
+#   with_gpu shared|exclusive GPU COMMAND...
+with_gpu() {
+    local mode=$1 gpu=$2 turnstile rw status
+    shift 2
+    exec {turnstile}>>"$PRIVATE/gpu-$gpu.turnstile"
+    flock -x "$turnstile"
+    exec {rw}>>"$PRIVATE/gpu-$gpu.lock"
+    if [[ $mode == exclusive ]]; then
+        flock -x "$rw"
+    else
+        flock -s "$rw"
+        exec {turnstile}>&-
+    fi
+    "$@"
+    status=$?
+    exec {rw}>&-
+    [[ $mode == exclusive ]] && exec {turnstile}>&-
+    return $status
+}
+
+# The reference solution timed on GPU for LAB's performance cases, once per grading run and
+# GPU, by whichever runner of that GPU comes first. Fails when it could not be timed.
+reference_timed_on() {
+    local lab=$1 gpu=$2 guard timing=$PRIVATE/timing/$RUN_ID/$1/gpu$2
+    [[ -z ${LAB_PERF_CASES[$lab]} || -e $timing/.done ]] && return 0
+    exec {guard}>>"$PRIVATE/timing-$lab-$gpu.lock"
+    flock -x "$guard"
+    if [[ ! -e $timing/.done && ! -e $timing/.failed ]]; then
+        local started=$EPOCHREALTIME
+        mkdir -p -- "$timing"
+        if with_gpu exclusive "$gpu" time_reference "$lab" "$gpu"; then touch "$timing/.done"; else touch "$timing/.failed"; fi
+        add_time reference-timing "$(seconds_since "$started")"
+    fi
+    exec {guard}>&-
+    [[ -e $timing/.done ]]
+}
+
+# run_cases SLOT GPU STUDENT LAB CASE...: the untimed cases among them with the GPU shared, then
+# the timed ones (performance cases) with the GPU to themselves.
+run_cases() {
+    local slot=$1 gpu=$2 student=$3 lab=$4 case_name untimed=() timed=()
+    shift 4
+    for case_name in "$@"; do
+        if [[ " ${LAB_PERF_CASES[$lab]} " == *" $case_name "* ]]; then timed+=("$case_name"); else untimed+=("$case_name"); fi
+    done
+    ((${#untimed[@]} == 0)) || with_gpu shared "$gpu" run_group "$slot" "$gpu" "$student" "$lab" "${untimed[@]}"
+    ((${#timed[@]} == 0)) || with_gpu exclusive "$gpu" run_group "$slot" "$gpu" "$student" "$lab" "${timed[@]}"
+}
+
+# run_student_lab SLOT "STUDENT<TAB>LAB": the runners' worker function. RUNNERS_PER_GPU runners
+# share each GPU (slot modulo the number of GPUs picks it); each runner has its own sandbox uid.
 run_student_lab() {
-    local slot=$1 student lab case_name
+    local slot=$1 student lab
     IFS=$'\t' read -r student lab <<<"$2"
-    local gpu=${GPU_IDS[$1]} sandbox_slot=$((100 + $1))
+    local gpu=${GPU_IDS[$((slot % ${#GPU_IDS[@]}))]} sandbox_slot=$((100 + slot))
     local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
     if [[ -e $PRIVATE/gpu-lost-$gpu ]]; then
         echo "GPU $gpu stopped working during grading; grade again with --resume" >"$dir/not-run.txt"
         return 0
     fi
-    local timing=$PRIVATE/timing/$RUN_ID/$lab/gpu$gpu
-    if [[ -n ${LAB_PERF_CASES[$lab]} && ! -e $timing/.done ]]; then
-        local started=$EPOCHREALTIME
-        if time_reference "$lab" "$gpu"; then touch "$timing/.done"; fi
-        add_time reference-timing "$(seconds_since "$started")"
-        if [[ ! -e $timing/.done ]]; then
-            echo "the reference solution could not be timed on GPU $gpu" >"$dir/not-run.txt"
-            return 0
-        fi
+    if ! reference_timed_on "$lab" "$gpu"; then
+        echo "the reference solution could not be timed on GPU $gpu" >"$dir/not-run.txt"
+        return 0
     fi
     sandbox_options "$sandbox_slot"
     lend_box "$box" "$sandbox_slot"
+    # Public cases, then the sanitizers (public too), then the hidden cases: nothing a process
+    # saw of a hidden case can reach a run whose messages the student sees.
     local started=$EPOCHREALTIME
-    [[ -n ${LAB_PUBLIC_CASES[$lab]} ]] && run_group "$sandbox_slot" "$gpu" "$student" "$lab" ${LAB_PUBLIC_CASES[$lab]}
+    [[ -z ${LAB_PUBLIC_CASES[$lab]} ]] || run_cases "$sandbox_slot" "$gpu" "$student" "$lab" ${LAB_PUBLIC_CASES[$lab]}
     add_time cases "$(seconds_since "$started")"
     started=$EPOCHREALTIME
-    run_sanitizers "$sandbox_slot" "$gpu" "$student" "$lab"
+    with_gpu shared "$gpu" run_sanitizers "$sandbox_slot" "$gpu" "$student" "$lab"
     add_time sanitizer "$(seconds_since "$started")"
     started=$EPOCHREALTIME
-    [[ -n ${LAB_HIDDEN_CASES[$lab]} ]] && run_group "$sandbox_slot" "$gpu" "$student" "$lab" ${LAB_HIDDEN_CASES[$lab]}
+    [[ -z ${LAB_HIDDEN_CASES[$lab]} ]] || run_cases "$sandbox_slot" "$gpu" "$student" "$lab" ${LAB_HIDDEN_CASES[$lab]}
     add_time cases "$(seconds_since "$started")"
     take_back_box "$box"
     echo "$gpu" >"$dir/gpu.txt"
