@@ -67,7 +67,7 @@ $(1): $(1)-build
 $(1)-bench: $(1)-build
 	$(call lab_bin,$(1),$(IMPL)) $(call manifest,$(1),bench.args) $$(ARGS)
 # A new sweep into a dated file; RESUME=file finishes an interrupted one (mk/sweep.sh --resume).
-$(1)-sweep: $(1)-build
+$(1)-sweep: $(1)-build $(BUILD)/bin/gpu-limits
 	@mkdir -p results/$(1)
 	mk/sweep.sh $(1) $(call lab_bin,$(1),$(IMPL)) $$(if $$(RESUME),$$(RESUME) --resume,results/$(1)/sweep-$$$$(date +%Y%m%d-%H%M%S).csv)
 $(1)-plots:

@@ -47,6 +47,20 @@ GpuInfo require_gpu(int device) {
     return gpu;
 }
 
+int fp32_lanes_per_sm(const GpuInfo& gpu) {
+    // Volta, Turing and the A100 (7.x, 8.0) have 64 FP32 lanes per SM; from the GA10x (8.6)
+    // on, every architecture so far has 128.
+    return gpu.prop.major < 8 || (gpu.prop.major == 8 && gpu.prop.minor == 0) ? 64 : 128;
+}
+
+double peak_fp32_gflops(const GpuInfo& gpu) {
+    return double(gpu.prop.multiProcessorCount) * fp32_lanes_per_sm(gpu) * 2 * gpu.sm_clock_khz * 1e3 / 1e9;
+}
+
+double peak_memory_gbps(const GpuInfo& gpu) {
+    return 2.0 * gpu.memory_clock_khz * 1e3 * gpu.prop.memoryBusWidth / 8 / 1e9;
+}
+
 void print_gpu_limits(const GpuInfo& gpu) {
     const cudaDeviceProp& p = gpu.prop;
     auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
@@ -58,6 +72,10 @@ void print_gpu_limits(const GpuInfo& gpu) {
     std::printf("  Peak SM clock                            %d MHz\n", gpu.sm_clock_khz / 1000);
     std::printf("  Peak memory clock                        %d MHz\n", gpu.memory_clock_khz / 1000);
     std::printf("  Memory bus width                         %d bits\n", p.memoryBusWidth);
+    std::printf("  Peak FP32 rate                           %.0f GFLOP/s (%d SMs x %d lanes x 2 x %d MHz)\n",
+                peak_fp32_gflops(gpu), p.multiProcessorCount, fp32_lanes_per_sm(gpu), gpu.sm_clock_khz / 1000);
+    std::printf("  Peak memory bandwidth                    %.0f GB/s (2 x %d MHz x %d bits)\n", peak_memory_gbps(gpu),
+                gpu.memory_clock_khz / 1000, p.memoryBusWidth);
     std::printf("  Global memory                            %.1f GiB\n", p.totalGlobalMem / 1073741824.0);
     std::printf("  L2 cache                                 %d KiB\n", p.l2CacheSize / 1024);
     std::printf("  Warp size                                %d\n", p.warpSize);

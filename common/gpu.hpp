@@ -21,5 +21,11 @@ struct GpuInfo {
 // Empty when a device is usable, otherwise the reason in plain words.
 std::string why_no_gpu(int device = 0);
 GpuInfo require_gpu(int device = 0);
+// The two ceilings of a roofline, from the GPU's properties: FP32 fused multiply-adds (2
+// operations) per lane per clock at the peak SM clock, and two transfers per memory clock over
+// the whole bus. Datasheet-style upper bounds: no kernel reaches them.
+int fp32_lanes_per_sm(const GpuInfo& gpu);  // 64 or 128, by compute capability
+double peak_fp32_gflops(const GpuInfo& gpu);
+double peak_memory_gbps(const GpuInfo& gpu);
 // The table `make limits` prints: the hardware limits a launch configuration must respect.
 void print_gpu_limits(const GpuInfo& gpu);

@@ -131,12 +131,15 @@ gpu_lines() {
         line=$(nvidia-smi "${select[@]}" --query-gpu=$query --format=csv,noheader 2>/dev/null | head -1)
         cc=$(nvidia-smi "${select[@]}" --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1)
     fi
-    # The course's own tool, if it was built beside the binary (make limits).
-    local limits
+    # The course's own tool, built beside the binary (make limits): the compute capability
+    # where nvidia-smi lacks it, and the two ceilings a figure may draw.
+    local limits table=""
     limits="$(dirname "$binary_path")/gpu-limits"
-    if [[ -z $cc && -x $limits ]]; then
-        cc=$("$limits" 2>/dev/null | sed -n 's/^ *Compute capability *//p' | head -1)
-    fi
+    [[ -x $limits ]] && table=$("$limits" 2>/dev/null)
+    [[ -z $cc ]] && cc=$(sed -n 's/^ *Compute capability *//p' <<<"$table" | head -1)
+    local fp32 memory
+    fp32=$(sed -n 's/^ *Peak FP32 rate *//p' <<<"$table" | head -1)
+    memory=$(sed -n 's/^ *Peak memory bandwidth *//p' <<<"$table" | head -1)
     if [[ -n $line ]]; then
         local name driver sm sm_max mem mem_max
         IFS=, read -r name driver sm sm_max mem mem_max <<<"$line"
@@ -145,6 +148,8 @@ gpu_lines() {
         echo "# compute capability: ${cc:-unavailable}"
         echo "# driver version: $(trim "$driver")"
         echo "# clocks (nvidia-smi, when the sweep started): sm $(trim "$sm") (max $(trim "$sm_max")), memory $(trim "$mem") (max $(trim "$mem_max"))"
+        [[ -n $fp32 ]] && echo "# fp32 peak: $fp32"
+        [[ -n $memory ]] && echo "# memory peak: $memory"
     else
         echo "# gpu: unavailable (nvidia-smi not found or it failed)"
         echo "# compute capability: ${cc:-unavailable}"

@@ -7,8 +7,8 @@
 #                      dynamic (depth 8), at N = 2048 if the CSV has it, else at its largest N;
 #     lab1-depth.png   dynamic's median time against its depth at N = 4096 (else the largest N
 #                      it has), tile 32, with tiled's time there as a horizontal line.
-# Error bars span the quartiles (q1_ms, q3_ms) of the timed repetitions. Add the FP32 peak of
-# the GPU as a line on the GFLOP/s figure with  gnuplot -e "peak_gflops=67000; csv=...; ...".
+# Error bars span the quartiles (q1_ms, q3_ms) of the timed repetitions. The GFLOP/s figure
+# draws the GPU's FP32 peak from the CSV's "# fp32 peak:" line, or from -e "peak_gflops=...".
 #
 # CSV columns (the driver's --csv --csv-header), found by position:
 #     1 m, 2 n, 3 k, 4 part, 5 tile, 6 depth, 7 block, 8 threads, 9 launches, 10 check,
@@ -31,6 +31,12 @@ set datafile commentschars "#"
 
 gpu = system(sprintf("sed -n 's/^# *gpu: *//p' '%s' 2>/dev/null | head -n 1", csv))
 on_gpu = (strlen(gpu) == 0 || strstrt(gpu, "unavailable") == 1) ? "" : " on " . gpu
+# The GPU's FP32 peak, from the "# fp32 peak: N GFLOP/s" line mk/sweep.sh writes (make limits
+# computes it), unless given with -e.
+if (!exists("peak_gflops")) {
+    peak = system(sprintf("sed -n 's/^# *fp32 peak: *\\([0-9.][0-9.]*\\).*/\\1/p' '%s' 2>/dev/null | head -n 1", csv))
+    if (strlen(peak) > 0) { peak_gflops = real(peak) }
+}
 
 # A row that counts: this part, this tile and depth ("" for any), at this N ("" for any),
 # check PASS, a square problem. (Only strcol here: inside "with table if", column() sees only

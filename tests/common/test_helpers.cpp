@@ -8,7 +8,10 @@
 #include "args.hpp"
 #include "catch.hpp"
 #include "compare.hpp"
+#include "driver_options.hpp"
+#include "gpu.hpp"
 #include "launch_limits.hpp"
+#include "part_status.hpp"
 #include "random_data.hpp"
 #include "stats.hpp"
 #include "table.hpp"
@@ -19,6 +22,45 @@ TEST_CASE("median of odd and even counts, order does not matter", "[stats]") {
     CHECK(median({7}) == 7);
     CHECK(median({5, 100, 5, 5, 1}) == 5);  // one outlier does not move it
     CHECK_THROWS(median({}));
+}
+
+TEST_CASE("quartiles interpolate between the sorted values", "[stats]") {
+    CHECK(quantile({4, 1, 3, 2}, 0.25) == 1.75);
+    CHECK(quantile({4, 1, 3, 2}, 0.75) == 3.25);
+    CHECK(quantile({5}, 0.25) == 5);
+    CHECK(quantile({1, 2, 3}, 0) == 1);
+    CHECK(quantile({1, 2, 3}, 1) == 3);
+}
+
+TEST_CASE("a part's status has one spelling, read back as written", "[status]") {
+    for (PartStatus s : {PartStatus::ran, PartStatus::not_implemented, PartStatus::refused, PartStatus::crashed,
+                         PartStatus::timeout, PartStatus::error}) {
+        PartStatus back = PartStatus::ran;
+        CHECK(parse_status(status_name(s), back));
+        CHECK(back == s);
+    }
+    PartStatus unused = PartStatus::ran;
+    CHECK(std::string(status_name(PartStatus::not_implemented)) == "not implemented");
+    CHECK_FALSE(parse_status("not_implemented", unused));  // no second spelling
+    CHECK_FALSE(parse_status("PASS", unused));
+}
+
+TEST_CASE("--part picks known parts in the order given", "[args]") {
+    const std::vector<std::string> known = {"naive", "tiled", "dynamic"};
+    CHECK(select_parts("all", known) == known);
+    CHECK(select_parts("dynamic,naive", known) == std::vector<std::string>{"dynamic", "naive"});
+}
+
+TEST_CASE("the roofline's two ceilings come from the GPU's properties", "[gpu]") {
+    GpuInfo h200;  // as an H200 reports itself
+    h200.prop.major = 9, h200.prop.minor = 0, h200.prop.multiProcessorCount = 132, h200.prop.memoryBusWidth = 6144;
+    h200.sm_clock_khz = 1980000, h200.memory_clock_khz = 3201000;
+    CHECK(fp32_lanes_per_sm(h200) == 128);
+    CHECK(peak_fp32_gflops(h200) == Approx(66908.16));
+    CHECK(peak_memory_gbps(h200) == Approx(4916.736));  // 2 x 3201 MHz x 6144 bits / 8
+    GpuInfo a100 = h200;
+    a100.prop.major = 8;  // the A100 has half the FP32 lanes per SM
+    CHECK(fp32_lanes_per_sm(a100) == 64);
 }
 
 TEST_CASE("giga_per_second converts a count and milliseconds", "[stats]") {
