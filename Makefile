@@ -121,8 +121,9 @@ test: test-build
 -include mk/grading.mk
 
 # --- housekeeping ---------------------------------------------------------------------------
-# What the tests (Catch2), the figures (gnuplot) and the grader's sandbox (bubblewrap) need.
-DEPS := catch2 gnuplot-nox bubblewrap unzip
+# What the tests (Catch2), the figures (gnuplot), the grader's sandbox (bubblewrap) and its
+# tests of the planted-bug patches (patch) need.
+DEPS := catch2 gnuplot-nox bubblewrap unzip patch
 deps:
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y $(DEPS)
 .PHONY: deps

@@ -51,7 +51,7 @@ TEST_CASE("--part picks known parts in the order given", "[args]") {
     CHECK(select_parts("dynamic,naive", known) == std::vector<std::string>{"dynamic", "naive"});
 }
 
-TEST_CASE("the roofline's two ceilings come from the GPU's properties", "[gpu]") {
+TEST_CASE("the roofline's two ceilings come from the GPU's properties", "[roofline]") {
     GpuInfo h200;  // as an H200 reports itself
     h200.prop.major = 9, h200.prop.minor = 0, h200.prop.multiProcessorCount = 132, h200.prop.memoryBusWidth = 6144;
     h200.sm_clock_khz = 1980000, h200.memory_clock_khz = 3201000;

@@ -4,48 +4,42 @@
 # README.md) as a student would run it: here without a GPU, so its GPU tests are skipped.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
 work=$(mktemp -d /tmp/grading-dist-test.XXXXXX)
 trap 'rm -rf -- "$work"' EXIT
 source mk/manifest.sh
-failures=0
-expect() {
-    local what=$1
-    shift
-    if "$@"; then echo "ok    $what"; else echo "FAIL  $what"; failures=$((failures + 1)); fi
-}
 
 make -s dist DIST="$work/course-student.tar.gz" || { echo "make dist failed"; exit 1; }
 tar -tzf "$work/course-student.tar.gz" >"$work/list.txt"
-expect "the tarball has one top folder, course-student/" bash -c "! grep -qv '^course-student/' '$work/list.txt'"
-expect "no solutions/" bash -c "! grep -q '^course-student/solutions/' '$work/list.txt'"
-expect "no grader (nor its planted-bug variants)" bash -c "! grep -qE '^course-student/(grading|tests/grading)/' '$work/list.txt'"
+check "the tarball has one top folder, course-student/" bash -c "! grep -qv '^course-student/' '$work/list.txt'"
+check "no solutions/" bash -c "! grep -q '^course-student/solutions/' '$work/list.txt'"
+check "no grader (nor its planted-bug variants)" bash -c "! grep -qE '^course-student/(grading|tests/grading)/' '$work/list.txt'"
 
 tar -xzf "$work/course-student.tar.gz" -C "$work"
 root=$work/course-student
 for manifest in labs/*/manifest; do
     lab=$(basename "$(dirname "$manifest")")
     shipped=$root/labs/$lab/manifest
-    expect "$lab: the student file is the starter" \
+    check "$lab: the student file is the starter" \
         bash -c "for f in $(manifest_get "$lab" student_files); do cmp -s labs/$lab/\$f '$root/labs/$lab/'\$f || exit 1; done"
     public=() hidden=()
     for c in $(manifest_get "$lab" cases); do
         if [[ $(manifest_get "$lab" "case.$c.visibility") == hidden ]]; then hidden+=("$c"); else public+=("$c"); fi
     done
     for c in "${hidden[@]}"; do
-        expect "$lab: hidden case '$c' is gone from the manifest" bash -c "! grep -qE '(^|[[:space:].])$c([[:space:].]|\$)' '$shipped'"
+        check "$lab: hidden case '$c' is gone from the manifest" bash -c "! grep -qE '(^|[[:space:].])$c([[:space:].]|\$)' '$shipped'"
     done
-    expect "$lab: the public cases remain (${public[*]})" test "$(manifest_value "$shipped" cases)" == "${public[*]}"
+    check "$lab: the public cases remain (${public[*]})" test "$(manifest_value "$shipped" cases)" == "${public[*]}"
 done
-expect "no reference output anywhere" bash -c "! grep -rlq --binary-files=text '^labout 1 ' '$root'"
+check "no reference output anywhere" bash -c "! grep -rlq --binary-files=text '^labout 1 ' '$root'"
 
 # The tarball's own test command, alone (one architecture, to stay fast; two jobs as CI has).
 (cd "$root" && CUDA_ARCH="${CUDA_ARCH:-90}" make -j2 test) >"$work/test.log" 2>&1
 status=$?
 # The summary line of tests/run.sh (make may print its own lines after it).
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$work/test.log" | tail -1)
-expect "make test passes in the unpacked tarball ($summary)" test "$status" == 0
-expect "... and ran tests, failing none" grep -qE '^[1-9][0-9]* passed, 0 failed, [0-9]+ skipped$' <<<"$summary"
-expect "... and built no solution" bash -c "! grep -q 'solutions/' '$work/test.log'"
+check "make test passes in the unpacked tarball ($summary)" test "$status" == 0
+check "... and ran tests, failing none" grep -qE '^[1-9][0-9]* passed, 0 failed, [0-9]+ skipped$' <<<"$summary"
+check "... and built no solution" bash -c "! grep -q 'solutions/' '$work/test.log'"
 ((status == 0)) || tail -40 "$work/test.log"
-echo "$failures failure(s)"
-((failures == 0))
+finish

@@ -4,15 +4,10 @@
 # Each run below records when it held the GPU; the intervals are then compared.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
 PRIVATE=$(mktemp -d /tmp/grading-gpu-lock-test.XXXXXX)
 trap 'rm -rf -- "$PRIVATE"' EXIT
 source grading/lib/runs.sh
-failures=0
-expect() {
-    local what=$1
-    shift
-    if "$@"; then echo "ok    $what"; else echo "FAIL  $what"; failures=$((failures + 1)); fi
-}
 now() { date +%s.%N; }
 hold() {  # hold NAME SECONDS: records "NAME start end" while holding the GPU
     local start
@@ -41,9 +36,9 @@ with_gpu shared 0 hold s3 0.2 &     # came after x1: waits for it
 with_gpu shared 1 hold other 0.2 &  # another GPU: waits for nothing
 wait
 
-expect "untimed runs share the GPU" overlap s1 s2
-expect "the timed run waits for the untimed runs before it" before s1 x1
-expect "... for every one of them" before s2 x1
-expect "an untimed run that came later waits for the timed run" before x1 s3
-expect "another GPU is not held up" before other x1
-((failures == 0))
+check "untimed runs share the GPU" overlap s1 s2
+check "the timed run waits for the untimed runs before it" before s1 x1
+check "... for every one of them" before s2 x1
+check "an untimed run that came later waits for the timed run" before x1 s3
+check "another GPU is not held up" before other x1
+finish

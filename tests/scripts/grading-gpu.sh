@@ -11,6 +11,7 @@
 #   kernel costs seconds, not minutes. LABS="lab1 lab3": only those labs.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
 BUILD=${BUILD:-build}
 # CHECK_ONLY=DIR checks the output folder of an earlier run (kept with KEEP=1) without grading.
 if [[ -z ${CHECK_ONLY-} ]] && ! reason=$("$BUILD/bin/gpu-limits" 2>&1 >/dev/null); then
@@ -22,12 +23,6 @@ source tests/scripts/grading-lib/variants.sh
 work=$(mktemp -d /tmp/grading-gpu-test.XXXXXX)
 trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work"' EXIT
 
-failures=0
-check() {  # check DESCRIPTION COMMAND...
-    local what=$1
-    shift
-    if "$@"; then echo "ok    $what"; else echo "FAIL  $what"; failures=$((failures + 1)); fi
-}
 expect_value() { manifest_value "$1" "$2"; }
 
 # grade_variants LAB: every variant of LAB graded in one grade.sh run, into $work/LAB/out.
@@ -142,5 +137,4 @@ labs=${LABS:-$(variant_labs)}
 for lab in $labs; do
     grade_variants "$lab" && check_lab "$lab"
 done
-echo "$failures failure(s)"
-((failures == 0))
+finish

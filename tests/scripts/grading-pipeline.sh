@@ -9,6 +9,7 @@
 # offers. (On the GPU, grading-gpu.sh does the same with lab1 and its planted bugs.)
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
 main=$PWD
 BUILD=${BUILD:-build}
 [[ $BUILD == /* ]] || BUILD=$main/$BUILD
@@ -33,12 +34,6 @@ for student in "$fixtures"/labcpu-students/*/; do
     cp "$student/work.cpp" "$subs/$(basename "$student")/"
 done
 
-failures=0
-expect() {
-    local what=$1
-    shift
-    if "$@"; then echo "ok    $what"; else echo "FAIL  $what"; failures=$((failures + 1)); fi
-}
 score_field() { awk -F'\t' -v key="$2" '/record=lab/ { for (i = 1; i <= NF; i++) if (index($i, key "=") == 1) print substr($i, length(key) + 2) }' "$out/students/$1/labcpu/score.tsv"; }
 item_message() {  # item_message STUDENT PART CASE: the correctness item's message
     awk -F'\t' -v p="$2" -v c="$3" '/record=item/ && /kind=correctness/ {
@@ -67,38 +62,38 @@ grade_class() {
         >"$work/screen.txt" 2>&1
     status=$?
     sed -n '/^student /,/^$/p' "$work/screen.txt"
-    expect "grade.sh grades the class (status $status, $(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)" test "$status" == 0
+    check "grade.sh grades the class (status $status, $(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)" test "$status" == 0
     ((status == 0)) || { tail -30 "$work/screen.txt"; return; }
-    expect "the sandbox used is the one asked for" grep -q "^Sandbox: $([[ $sandbox == bwrap ]] && echo bubblewrap || echo rlimits)" "$work/screen.txt"
-    expect "the reference outputs were made" grep -q "reference outputs: labcpu small big" "$work/screen.txt"
+    check "the sandbox used is the one asked for" grep -q "^Sandbox: $([[ $sandbox == bwrap ]] && echo bubblewrap || echo rlimits)" "$work/screen.txt"
+    check "the reference outputs were made" grep -q "reference outputs: labcpu small big" "$work/screen.txt"
     # Maximum: (1 + 2) points x 3 parts, and 1 performance point x 3 parts on case big.
-    expect "good: full marks" points_of good 12
-    expect "starter: nothing (every part not implemented)" points_of starter 0
-    expect "starter: says so" says starter a "not implemented"
-    expect "wrong-b: loses part b only (12 - 1 - 2 - 1)" points_of wrong-b 8
-    expect "wrong-b: gives the first wrong value on the public case" says wrong-b b "wrong result: 10 of 10 values wrong; the first: [0]"
-    expect "crash-b: loses part b only" points_of crash-b 8
-    expect "crash-b: part b was killed by SIGSEGV" says crash-b b "the program was killed by SIGSEGV"
-    expect "crash-b: the crashed part b was run again on its own" test -f "$out/students/crash-b/labcpu/runs/small/b/sandbox.tsv"
-    expect "crash-b: part c went on in a second batch" grep -q "part=c" "$out/students/crash-b/labcpu/runs/small/batch-2/out/results.tsv"
-    expect "good: the public case ran in one process, the hidden case in another" \
+    check "good: full marks" points_of good 12
+    check "starter: nothing (every part not implemented)" points_of starter 0
+    check "starter: says so" says starter a "not implemented"
+    check "wrong-b: loses part b only (12 - 1 - 2 - 1)" points_of wrong-b 8
+    check "wrong-b: gives the first wrong value on the public case" says wrong-b b "wrong result: 10 of 10 values wrong; the first: [0]"
+    check "crash-b: loses part b only" points_of crash-b 8
+    check "crash-b: part b was killed by SIGSEGV" says crash-b b "the program was killed by SIGSEGV"
+    check "crash-b: the crashed part b was run again on its own" test -f "$out/students/crash-b/labcpu/runs/small/b/sandbox.tsv"
+    check "crash-b: part c went on in a second batch" grep -q "part=c" "$out/students/crash-b/labcpu/runs/small/batch-2/out/results.tsv"
+    check "good: the public case ran in one process, the hidden case in another" \
         bash -c "grep -q 'batch 1 of good labcpu (small)' '$out/grading.log' && grep -q 'batch 1 of good labcpu (big)' '$out/grading.log'"
-    expect "hang-big: loses part b on the big case only (12 - 2 - 1)" points_of hang-big 9
-    expect "hang-big: stopped by the wall clock" says hang-big b "by the wall-clock limit" big
-    expect "slow: all correct, performance on the curve at 3x (9 + 3 x 0.56785)" points_of slow 10.7035
-    expect "flood-a: loses part a only" points_of flood-a 8
-    expect "flood-a: stopped by the output limit" says flood-a a "output limit"
-    expect "forger: the linked output and the forged record count nothing (12 - 4 - 4)" points_of forger 4
-    expect "forger: the linked output was never read" says forger a "no output was written"
-    expect "forger: the forged record was rejected" says forger c "rejected"
-    expect "escape: full marks" points_of escape 12
-    expect "escape: no process of a sandbox uid is left" sandbox_uids_idle
-    expect "the hidden case's details stay out of the feedback" bash -c "! grep -q 'by the wall-clock limit' '$out/students/hang-big/feedback.md'"
-    expect "the public case's failure is explained in the feedback" grep -q "the program was killed by SIGSEGV" "$out/students/crash-b/feedback.md"
-    expect "results.json marks the hidden case hidden" grep -q '"name": "labcpu b: case big", "score": 0, "max_score": 2, "status": "failed", "output": "failed", "visibility": "hidden"' "$out/students/hang-big/results.json"
-    expect "the gradebook has every student" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == 9
-    expect "the gradebook row of slow" grep -qx "slow,10.7035,10.7035" "$out/gradebook.csv"
-    expect "the grader's private folder is closed to others" test "$(stat -c %a "$out/.grader")" == 700
+    check "hang-big: loses part b on the big case only (12 - 2 - 1)" points_of hang-big 9
+    check "hang-big: stopped by the wall clock" says hang-big b "by the wall-clock limit" big
+    check "slow: all correct, performance on the curve at 3x (9 + 3 x 0.56785)" points_of slow 10.7035
+    check "flood-a: loses part a only" points_of flood-a 8
+    check "flood-a: stopped by the output limit" says flood-a a "output limit"
+    check "forger: the linked output and the forged record count nothing (12 - 4 - 4)" points_of forger 4
+    check "forger: the linked output was never read" says forger a "no output was written"
+    check "forger: the forged record was rejected" says forger c "rejected"
+    check "escape: full marks" points_of escape 12
+    check "escape: no process of a sandbox uid is left" sandbox_uids_idle
+    check "the hidden case's details stay out of the feedback" bash -c "! grep -q 'by the wall-clock limit' '$out/students/hang-big/feedback.md'"
+    check "the public case's failure is explained in the feedback" grep -q "the program was killed by SIGSEGV" "$out/students/crash-b/feedback.md"
+    check "results.json marks the hidden case hidden" grep -q '"name": "labcpu b: case big", "score": 0, "max_score": 2, "status": "failed", "output": "failed", "visibility": "hidden"' "$out/students/hang-big/results.json"
+    check "the gradebook has every student" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == 9
+    check "the gradebook row of slow" grep -qx "slow,10.7035,10.7035" "$out/gradebook.csv"
+    check "the grader's private folder is closed to others" test "$(stat -c %a "$out/.grader")" == 700
 }
 
 # Every isolation this machine offers (grading/README.md, "Isolation").
@@ -115,7 +110,6 @@ for sandbox in "${sandboxes[@]}"; do grade_class "$sandbox" "$([[ $sandbox == "$
 # A second run reuses the cached reference outputs.
 GRADE_ASSUME_GPU=1 BUILD=$BUILD CUDA_ARCH=${CUDA_ARCH:-90} \
     "$repo/grading/grade.sh" --labs labcpu --out "$out" --regrade --student good --time-limit 1 "$subs" >"$work/again.txt" 2>&1
-expect "--regrade of one student keeps the cached reference outputs" \
+check "--regrade of one student keeps the cached reference outputs" \
     bash -c "! grep -q 'reference outputs: labcpu' '$work/again.txt' && grep -qx 'good,12,12' '$out/gradebook.csv'"
-echo "$failures failure(s)"
-((failures == 0))
+finish

@@ -7,6 +7,7 @@
 # hide the grader's files), the test says which isolation held and checks the rest.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
 SANDBOX=$PWD/grading/sandbox.sh
 work=$(mktemp -d /tmp/grading-sandbox-test.XXXXXX)
 listener=""
@@ -22,14 +23,7 @@ if ! g++ -O1 -o "$work/hostile" tests/grading/fixtures/hostile.cpp; then
     exit 1
 fi
 
-failures=0
 pass() { echo "ok    $*"; }
-fail() { echo "FAIL  $*"; failures=$((failures + 1)); }
-expect() {  # expect DESCRIPTION COMMAND...: passes when the command succeeds
-    local what=$1
-    shift
-    if "$@"; then pass "$what"; else fail "$what"; fi
-}
 field() { awk -v key="$2" -F'\t' '{ for (i = 1; i <= NF; i++) if (index($i, key "=") == 1) print substr($i, length(key) + 2) }' "$1"; }
 
 # The grader's secret (what the reference outputs are to a student): a folder only its owner reads.
@@ -62,7 +56,7 @@ test_isolation() {
     "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --wall 2 "${options[@]}" -- ./hostile spin
     local took
     took=$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { print int(b - a) }')
-    expect "an endless loop is stopped by the wall clock (outcome $(field "$work/status.tsv" outcome), ${took}s)" \
+    check "an endless loop is stopped by the wall clock (outcome $(field "$work/status.tsv" outcome), ${took}s)" \
         test "$(field "$work/status.tsv" outcome)" == timeout -a "$took" -lt 15
 
     "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --stdout "$work/out.txt" --wall 60 \
@@ -73,40 +67,40 @@ test_isolation() {
     # which (the sandbox's own helpers) end before the bomb: allow a few more.
     local most=40
     [[ -z $uid && $isolation == rlimits ]] && most=50
-    expect "a fork bomb is stopped by the process limit (forked ${forked:-?} of at most $most)" \
+    check "a fork bomb is stopped by the process limit (forked ${forked:-?} of at most $most)" \
         test -n "$forked" -a "${forked:-999}" -le "$most"
-    expect "the fork bomb's processes are gone afterwards" test "$(field "$work/status.tsv" outcome)" == exited
-    [[ -n $uid ]] && expect "no process of uid $uid is left" test "$(live_tasks_of_uid "$uid")" == 0
+    check "the fork bomb's processes are gone afterwards" test "$(field "$work/status.tsv" outcome)" == exited
+    [[ -n $uid ]] && check "no process of uid $uid is left" test "$(live_tasks_of_uid "$uid")" == 0
 
     "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --stdout "$work/out.txt" --wall 60 \
         --fsize $((10 << 20)) "${options[@]}" -- ./hostile flood $((1 << 30))
     local size
     size=$(stat -c %s "$work/out.txt")
-    expect "1 GB of output is stopped by the file-size limit ($(field "$work/status.tsv" outcome), $((size >> 20)) MB kept)" \
+    check "1 GB of output is stopped by the file-size limit ($(field "$work/status.tsv" outcome), $((size >> 20)) MB kept)" \
         test "$(field "$work/status.tsv" outcome)" == output-limit -a "$size" -le $((10 << 20))
 
     local inside_tmp=/tmp/grading-sandbox-probe-$$ outside_repo=$PWD/grading-sandbox-probe-$$
     "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --stdout "$work/out.txt" --wall 30 \
         "${options[@]}" -- ./hostile write "$work/planted.txt" "$outside_repo" /etc/grading-sandbox-probe "$inside_tmp" "$box/inside.txt"
-    expect "writing inside its box works" grep -qx "wrote $box/inside.txt" "$work/out.txt"
+    check "writing inside its box works" grep -qx "wrote $box/inside.txt" "$work/out.txt"
     if [[ -n $uid || $isolation == bwrap ]]; then
         # Under bubblewrap the grader's folder is an empty tmpfs: a write there lands in it and vanishes.
-        [[ $isolation == bwrap ]] || expect "writing into the grader's folder fails" grep -qx "refused $work/planted.txt" "$work/out.txt"
-        expect "writing into the repository fails" grep -qx "refused $outside_repo" "$work/out.txt"
-        expect "writing into /etc fails" grep -qx "refused /etc/grading-sandbox-probe" "$work/out.txt"
-        expect "nothing it wrote in /tmp is left outside" test ! -e "$inside_tmp"
-        expect "no file appeared outside the box" test ! -e "$work/planted.txt" -a ! -e "$outside_repo" -a ! -e /etc/grading-sandbox-probe
+        [[ $isolation == bwrap ]] || check "writing into the grader's folder fails" grep -qx "refused $work/planted.txt" "$work/out.txt"
+        check "writing into the repository fails" grep -qx "refused $outside_repo" "$work/out.txt"
+        check "writing into /etc fails" grep -qx "refused /etc/grading-sandbox-probe" "$work/out.txt"
+        check "nothing it wrote in /tmp is left outside" test ! -e "$inside_tmp"
+        check "no file appeared outside the box" test ! -e "$work/planted.txt" -a ! -e "$outside_repo" -a ! -e /etc/grading-sandbox-probe
     else
         echo "note  rlimits as the grader's own user: writing where that user may write is not prevented"
-        expect "files the user may not write stay untouched" test ! -e "$outside_repo" -a ! -e /etc/grading-sandbox-probe
+        check "files the user may not write stay untouched" test ! -e "$outside_repo" -a ! -e /etc/grading-sandbox-probe
     fi
     rm -f -- "$work/planted.txt" "$outside_repo" "$inside_tmp"
 
     "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --stdout "$work/out.txt" --wall 30 \
         "${options[@]}" -- ./hostile read "$work/grader-private/reference.out" /etc/hostname
-    expect "reading the system works" grep -qx "read /etc/hostname" "$work/out.txt"
+    check "reading the system works" grep -qx "read /etc/hostname" "$work/out.txt"
     if [[ -n $uid || $isolation == bwrap ]]; then
-        expect "reading the grader's reference outputs fails" grep -qx "refused $work/grader-private/reference.out" "$work/out.txt"
+        check "reading the grader's reference outputs fails" grep -qx "refused $work/grader-private/reference.out" "$work/out.txt"
     else
         echo "note  rlimits as the grader's own user: the grader's files are readable; use bubblewrap or run as root"
     fi
@@ -114,14 +108,14 @@ test_isolation() {
     "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --stdout "$work/out.txt" --wall 30 \
         "${options[@]}" -- ./hostile connect 127.0.0.1 "$port"
     if [[ $isolation == bwrap || " ${options[*]} " == *" --netns "* ]]; then
-        expect "opening a network connection fails ($(cat "$work/out.txt"))" grep -q '^refused' "$work/out.txt"
+        check "opening a network connection fails ($(cat "$work/out.txt"))" grep -q '^refused' "$work/out.txt"
     else
         echo "note  no network namespace in this isolation: the connection $(cat "$work/out.txt")"
     fi
 
     if [[ -n $uid ]]; then
         "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --wall 30 "${options[@]}" -- ./hostile escape 60
-        expect "a process that left its group does not outlive the sandbox" test "$(live_tasks_of_uid "$uid")" == 0
+        check "a process that left its group does not outlive the sandbox" test "$(live_tasks_of_uid "$uid")" == 0
     fi
 }
 
@@ -145,5 +139,5 @@ rlimits_options=("${uid_options[@]}")
 test_isolation rlimits "${rlimits_options[@]}"
 isolations=$((isolations + 1))
 
-echo "$isolations isolation(s) tested, $failures failure(s)"
-((failures == 0))
+echo "$isolations isolation(s) tested"
+finish

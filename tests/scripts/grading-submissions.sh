@@ -8,6 +8,7 @@
 # with --build-only (tests/scripts/grading-gpu.sh grades on the GPU).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
 export CUDA_ARCH=${CUDA_ARCH:-90}  # one architecture: the builds stay fast
 work=$(mktemp -d /tmp/grading-submissions-test.XXXXXX)
 trap 'rm -rf -- "$work"' EXIT
@@ -15,12 +16,6 @@ subs=$work/submissions out=$work/out
 mkdir -p "$subs"
 starter=$PWD/labs/lab1/matmul.cu
 
-failures=0
-expect() {
-    local what=$1
-    shift
-    if "$@"; then echo "ok    $what"; else echo "FAIL  $what"; failures=$((failures + 1)); fi
-}
 feedback_has() { grep -qF -- "$2" "$out/students/$1/feedback.md"; }
 
 # .zip submissions need zip to make them here and unzip to read them; where either is
@@ -52,7 +47,7 @@ mkdir -p "$subs/ned" && { cat "$starter"; echo '#include <cublas_v2.h>'; echo 'v
 mkdir -p "$subs/oli" && { echo '#include "/etc/passwd"'; cat "$starter"; } >"$subs/oli/matmul.cu"  # include outside
 touch "$subs/.DS_Store"                                                         # not a student
 
-expect "the tar with a ../ member really holds one" bash -c "tar -tzf '$subs/gil.tar.gz' | grep -q '^\.\./'"
+check "the tar with a ../ member really holds one" bash -c "tar -tzf '$subs/gil.tar.gz' | grep -q '^\.\./'"
 
 students=(alice bob dan erin fay gil hal jon kim lee max ned oli)
 built=(alice bob ned)
@@ -70,65 +65,64 @@ fi
 grading/grade.sh --out "$out" --jobs 2 "${mode[@]}" "$subs" >"$work/screen.txt" 2>&1
 status=$?
 tail -25 "$work/screen.txt"
-expect "grade.sh finishes with status $expected_status (got $status)" test "$status" == "$expected_status"
+check "grade.sh finishes with status $expected_status (got $status)" test "$status" == "$expected_status"
 if [[ ${GPU:-no} == no ]]; then
-    expect "the screen says plainly that no case ran for lack of a GPU" grep -q "NO GPU: the cases of ${#built[@]} built submission(s) did not run" "$work/screen.txt"
-    expect "so does a built student's feedback" feedback_has alice "the cases were not run: no GPU was usable on the grading machine"
+    check "the screen says plainly that no case ran for lack of a GPU" grep -q "NO GPU: the cases of ${#built[@]} built submission(s) did not run" "$work/screen.txt"
+    check "so does a built student's feedback" feedback_has alice "the cases were not run: no GPU was usable on the grading machine"
 fi
-expect "the screen says which isolation was used" grep -q "^Sandbox: " "$work/screen.txt"
-expect "so does isolation.txt" test -s "$out/isolation.txt"
+check "the screen says which isolation was used" grep -q "^Sandbox: " "$work/screen.txt"
+check "so does isolation.txt" test -s "$out/isolation.txt"
 
-expect "the gradebook has its header and one row per student, .DS_Store ignored" \
+check "the gradebook has its header and one row per student, .DS_Store ignored" \
     test "$(head -1 "$out/gradebook.csv")" == "student,lab1,total" -a "$(($(wc -l <"$out/gradebook.csv") - 1))" == "${#students[@]}"
 for s in "${students[@]}"; do
-    expect "$s has feedback.md and results.json" test -s "$out/students/$s/feedback.md" -a -s "$out/students/$s/results.json"
-    expect "$s scores 0 in the gradebook" grep -qx "$s,0,0" "$out/gradebook.csv"
+    check "$s has feedback.md and results.json" test -s "$out/students/$s/feedback.md" -a -s "$out/students/$s/results.json"
+    check "$s scores 0 in the gradebook" grep -qx "$s,0,0" "$out/gradebook.csv"
 done
 for s in "${built[@]}"; do
-    expect "$s's layout was found and built" test "$(cat "$out/students/$s/lab1/build/status" 2>/dev/null)" == ok
+    check "$s's layout was found and built" test "$(cat "$out/students/$s/lab1/build/status" 2>/dev/null)" == ok
 done
-expect "dan's compile error is in his feedback, with the compiler's words" \
+check "dan's compile error is in his feedback, with the compiler's words" \
     bash -c "grep -qF 'Build failed: the code did not compile' '$out/students/dan/feedback.md' && grep -q 'identifier \"undeclared_name\" is undefined' '$out/students/dan/feedback.md'"
-expect "dan's results.json carries the compiler's message" grep -q 'undeclared_name' "$out/students/dan/results.json"
-expect "erin: empty .tar.gz" feedback_has erin "the archive is empty"
+check "dan's results.json carries the compiler's message" grep -q 'undeclared_name' "$out/students/dan/results.json"
+check "erin: empty .tar.gz" feedback_has erin "the archive is empty"
 if [[ $have_zip == yes ]]; then
-    expect "fay: empty .zip" feedback_has fay "the archive is empty"
-    expect "ivy: a link in a .zip" feedback_has ivy "the archive holds a symbolic link, which is not accepted: matmul.cu"
+    check "fay: empty .zip" feedback_has fay "the archive is empty"
+    check "ivy: a link in a .zip" feedback_has ivy "the archive holds a symbolic link, which is not accepted: matmul.cu"
 else
-    expect "fay: a .zip where unzip is missing says so" feedback_has fay "cannot open .zip files: install unzip"
+    check "fay: a .zip where unzip is missing says so" feedback_has fay "cannot open .zip files: install unzip"
 fi
-expect "gil: a path leaving its folder" feedback_has gil "the archive holds a path that leaves its folder: ../matmul.cu"
-expect "hal: a link in a .tar.gz" feedback_has hal "the archive holds a symbolic link, which is not accepted: matmul.cu"
-expect "jon: a link in a folder" feedback_has jon "the folder holds a link or special file, which is not accepted: matmul.cu"
-expect "kim: the missing file" feedback_has kim "matmul.cu is missing (expected matmul.cu or lab1/matmul.cu)"
-expect "lee: the misnamed file" feedback_has lee "matmul.cu is missing; found Matmul.cu instead"
-expect "max: the unknown format" feedback_has max "'max.rar' is not a folder, a .tar.gz or a .zip"
-expect "ned: the forbidden API" feedback_has ned "forbidden API at matmul.cu:"
-expect "oli: the include outside the lab" feedback_has oli "reaches outside the lab"
-expect "nothing was unpacked outside the submission folders" test ! -e "$work/matmul.cu" -a ! -e "$out/matmul.cu"
+check "gil: a path leaving its folder" feedback_has gil "the archive holds a path that leaves its folder: ../matmul.cu"
+check "hal: a link in a .tar.gz" feedback_has hal "the archive holds a symbolic link, which is not accepted: matmul.cu"
+check "jon: a link in a folder" feedback_has jon "the folder holds a link or special file, which is not accepted: matmul.cu"
+check "kim: the missing file" feedback_has kim "matmul.cu is missing (expected matmul.cu or lab1/matmul.cu)"
+check "lee: the misnamed file" feedback_has lee "matmul.cu is missing; found Matmul.cu instead"
+check "max: the unknown format" feedback_has max "'max.rar' is not a folder, a .tar.gz or a .zip"
+check "ned: the forbidden API" feedback_has ned "forbidden API at matmul.cu:"
+check "oli: the include outside the lab" feedback_has oli "reaches outside the lab"
+check "nothing was unpacked outside the submission folders" test ! -e "$work/matmul.cu" -a ! -e "$out/matmul.cu"
 
 # The output folder is never reused or overwritten unless asked.
 grading/grade.sh --out "$out" "$subs" >"$work/again.txt" 2>&1
-expect "a second run into the same folder is refused (status 2)" test $? == 2
-expect "... and says how to resume or regrade" grep -q -- "--resume" "$work/again.txt"
+check "a second run into the same folder is refused (status 2)" test $? == 2
+check "... and says how to resume or regrade" grep -q -- "--resume" "$work/again.txt"
 mkdir -p "$work/mine" && echo precious >"$work/mine/notes.txt"
 grading/grade.sh --out "$work/mine" --regrade "$subs" >"$work/mine.txt" 2>&1
-expect "a folder the grader did not make is refused, even with --regrade" test $? == 2 -a "$(cat "$work/mine/notes.txt")" == precious
+check "a folder the grader did not make is refused, even with --regrade" test $? == 2 -a "$(cat "$work/mine/notes.txt")" == precious
 
 before=$(stat -c %Y "$out/students/erin/lab1/score.tsv")
 grading/grade.sh --out "$out" --jobs 2 --resume "${mode[@]}" "$subs" >"$work/resume.txt" 2>&1
-expect "--resume keeps what was done (erin's score untouched)" test "$(stat -c %Y "$out/students/erin/lab1/score.tsv")" == "$before"
-expect "--resume reports the labs it kept" grep -q "labs already done and kept: $((${#students[@]} - ${#built[@]}))" "$work/resume.txt"
+check "--resume keeps what was done (erin's score untouched)" test "$(stat -c %Y "$out/students/erin/lab1/score.tsv")" == "$before"
+check "--resume reports the labs it kept" grep -q "labs already done and kept: $((${#students[@]} - ${#built[@]}))" "$work/resume.txt"
 grading/grade.sh --out "$out" --jobs 2 --regrade --student dan "${mode[@]}" "$subs" >"$work/regrade.txt" 2>&1
-expect "--regrade --student grades that student again" grep -q "Students: 1 (labs already done and kept: 0); builds to run: 1" "$work/regrade.txt"
-expect "... and the gradebook still lists everyone" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == "${#students[@]}"
+check "--regrade --student grades that student again" grep -q "Students: 1 (labs already done and kept: 0); builds to run: 1" "$work/regrade.txt"
+check "... and the gradebook still lists everyone" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == "${#students[@]}"
 grading/grade.sh --out "$out" --resume --student nobody "$subs" >/dev/null 2>&1
-expect "an unknown --student is refused (status 2)" test $? == 2
+check "an unknown --student is refused (status 2)" test $? == 2
 
 grading/grade.sh --help >"$work/help.txt"
-expect "--help explains the options" grep -q -- "--sandbox MODE" "$work/help.txt"
+check "--help explains the options" grep -q -- "--sandbox MODE" "$work/help.txt"
 grading/grade.sh --jobs zero "$subs" >/dev/null 2>&1
-expect "a bad option value is refused (status 2)" test $? == 2
+check "a bad option value is refused (status 2)" test $? == 2
 
-echo "$failures failure(s)"
-((failures == 0))
+finish

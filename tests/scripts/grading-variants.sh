@@ -5,12 +5,12 @@
 # (grading-gpu.sh) grades them.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
 source mk/manifest.sh
 source tests/scripts/grading-lib/variants.sh
 work=$(mktemp -d /tmp/grading-variants-test.XXXXXX)
 trap 'rm -rf -- "$work"' EXIT
-failures=0 count=0
-fail() { echo "FAIL  $*"; failures=$((failures + 1)); }
+count=0
 
 known_keys=" bug source full_marks no_correctness must_fail may_fail perf_zero sanitizer_errors "
 for lab in $(variant_labs); do
@@ -42,5 +42,5 @@ for lab in $(variant_labs); do
     done
 done
 ((count > 0)) || fail "no variant found under grading/variants/"
-echo "$count variant(s) checked, $failures failure(s)"
-((failures == 0))
+echo "$count variant(s) checked"
+finish

@@ -4,26 +4,15 @@
 # "not implemented" (never PASS), the solution passes every part, a block over the limit is
 # refused, and the dynamic part must ask for dynamic shared memory.
 set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
 BUILD=${BUILD:-build}
 student=$BUILD/bin/lab1-student solution=$BUILD/bin/lab1-solution
-failures=0
-expect() {  # expect STATUS TEXT -- command...: exit status and a line of its output
-    local want_status=$1 want_text=$2
-    shift 3
-    local output status
-    output=$("$@" 2>&1)
-    status=$?
-    if [[ $status != "$want_status" ]] || ! grep -qF -- "$want_text" <<<"$output"; then
-        echo "FAILED: $* -> exit $status (wanted $want_status, with '$want_text'):"
-        echo "$output" | head -20
-        failures=$((failures + 1))
-    fi
-}
 
-expect 2 "--m must be between 1 and 65536, got 0" -- "$student" --m 0
-expect 2 "--k must be a whole number, got '12x'" -- "$student" --k 12x
-expect 2 "at most 2^31 - 1" -- "$student" --m 65536 --k 65536
-expect 2 "--depth must be between 1 and 1024, got 0" -- "$student" --depth 0
+check_run 2 "--m must be between 1 and 65536, got 0" -- "$student" --m 0
+check_run 2 "--k must be a whole number, got '12x'" -- "$student" --k 12x
+check_run 2 "at most 2^31 - 1" -- "$student" --m 65536 --k 65536
+check_run 2 "--depth must be between 1 and 1024, got 0" -- "$student" --depth 0
 
 if [[ ${GPU:-no} != yes ]]; then
     :  # the no-GPU message: tests/scripts/drivers.sh, for every lab
@@ -35,35 +24,31 @@ else
     output=$("$student" --m 67 --n 45 --k 33 2>&1)
     status=$?
     if [[ $status != 0 || $(grep -c "not implemented" <<<"$output") != 5 ]] || grep -vE '^cublas' <<<"$output" | grep -q PASS; then
-        echo "FAILED: the starter should show 5 parts 'not implemented' and no PASS (exit $status):"
+        fail "the starter should show 5 parts 'not implemented' and no PASS (exit $status):"
         echo "$output"
-        failures=$((failures + 1))
     fi
     output=$("$solution" --m 67 --n 45 --k 33 2>&1)
     if [[ $? != 0 || $(grep -cE '^(naive|tiled|dynamic|coarse2|regblock) .* PASS ' <<<"$output") != 5 ]]; then
-        echo "FAILED: the solution should pass all 5 parts:"
+        fail "the solution should pass all 5 parts:"
         echo "$output"
-        failures=$((failures + 1))
     fi
-    expect 2 "threads exceeds this GPU's limit of 1024 threads per block (maxThreadsPerBlock)" -- "$solution" --tile 64 --part naive --m 64 --n 64 --k 8
+    check_run 2 "threads exceeds this GPU's limit of 1024 threads per block (maxThreadsPerBlock)" -- "$solution" --tile 64 --part naive --m 64 --n 64 --k 8
     out=$(mktemp -d)
-    expect 0 "PASS" -- "$solution" --m 20 --n 30 --k 40 --out "$out" --write-bounds --part naive,tiled
+    check_run 0 "PASS" -- "$solution" --m 20 --n 30 --k 40 --out "$out" --write-bounds --part naive,tiled
     if [[ $(grep -c $'record=part' "$out/results.tsv") != 2 || ! -s $out/naive.out || ! -s $out/tiled.out ]]; then
-        echo "FAILED: --out should write results.tsv with 2 parts and naive.out, tiled.out"
+        fail "--out should write results.tsv with 2 parts and naive.out, tiled.out"
         ls -l "$out"; cat "$out/results.tsv"
-        failures=$((failures + 1))
     fi
     rm -rf "$out"
     # Several cases in one process, each into its own folder.
     out=$(mktemp -d)
     printf 'small --m 5 --n 7 --k 3\nlarger --m 70 --n 30 --k 90 --tile 16\n' >"$out/cases.txt"
-    expect 0 "case   larger: C(70x30)" -- "$solution" --cases "$out/cases.txt" --out "$out" --part naive,dynamic
+    check_run 0 "case   larger: C(70x30)" -- "$solution" --cases "$out/cases.txt" --out "$out" --part naive,dynamic
     for c in small larger; do
         if [[ $(grep -c $'record=part' "$out/$c/results.tsv") != 2 || ! -s $out/$c/dynamic.out ]]; then
-            echo "FAILED: --cases should write $c/results.tsv with 2 parts and $c/dynamic.out"
-            failures=$((failures + 1))
+            fail "--cases should write $c/results.tsv with 2 parts and $c/dynamic.out"
         fi
     done
     rm -rf "$out"
 fi
-((failures == 0))
+finish

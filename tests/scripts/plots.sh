@@ -9,23 +9,11 @@
 # PLOTS_TEST_CSV=path draws that CSV instead of the synthetic one and the sample (to try a sweep).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-check() {  # check DESCRIPTION COMMAND...: runs the command, reports, counts failures
-    local what=$1
-    shift
-    if "$@"; then
-        echo "ok    $what"
-    else
-        echo "FAIL  $what"
-        failures=$((failures + 1))
-    fi
-}
-contains() { grep -qF -- "$2" <<<"$1"; }
 lacks() { ! grep -qiE -- "$2" <<<"$1"; }  # lacks TEXT REGEX (case-insensitive)
-indent() { sed 's/^/      /' <<<"$1"; }
 
 # --- mk/plot.sh refuses clearly, whether or not gnuplot is here ---------------------------
 # A PATH with only the tools mk/plot.sh uses (symbolic links in a temporary folder), so
@@ -178,8 +166,4 @@ out=$(gnuplot -e "peak_gflops = 45000; csv = '$synthetic'; outdir = '$tmp/peak'"
 check "plots.gp with peak_gflops set: no error" test "$(tail -1 <<<"$out")" = "exit 0" -a -s "$tmp/peak/lab1-gflops.png"
 lacks "$out" "warning|error" || indent "$out"
 
-if ((failures > 0)); then
-    echo "$failures checks failed"
-    exit 1
-fi
-echo "all checks passed"
+finish

@@ -8,24 +8,12 @@
 # Exit 0: passed; 77: skipped (the last line says why); anything else: failed.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
 source mk/manifest.sh
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-check() {  # check DESCRIPTION COMMAND...: runs the command, reports, counts failures
-    local what=$1
-    shift
-    if "$@"; then
-        echo "ok    $what"
-    else
-        echo "FAIL  $what"
-        failures=$((failures + 1))
-    fi
-}
-contains() { grep -qF -- "$2" <<<"$1"; }
 has_line() { grep -qxF -- "$2" "$1"; }  # has_line FILE LINE
-indent() { sed 's/^/      /' <<<"$1"; }
 
 # --- a synthetic sweep: every part at N = 256, 512, 1024, tiles 16 and 32, depths 4 and 8 ---
 csv=$tmp/synthetic-sweep.csv
@@ -147,8 +135,4 @@ mk/report.sh nolab "$csv" "$tmp/none" >/dev/null 2>&1
 check "a lab that does not exist: exit 2" test $? -eq 2
 check "no refusal wrote anything" test ! -e "$tmp/none"
 
-if ((failures > 0)); then
-    echo "$failures checks failed"
-    exit 1
-fi
-echo "all checks passed"
+finish

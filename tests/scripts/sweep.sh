@@ -11,22 +11,10 @@
 # Exit 0: passed; 77: skipped (the last line says why); anything else: failed.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-check() {  # check DESCRIPTION COMMAND...: runs the command, reports, counts failures
-    local what=$1
-    shift
-    if "$@"; then
-        echo "ok    $what"
-    else
-        echo "FAIL  $what"
-        failures=$((failures + 1))
-    fi
-}
-contains() { grep -qF -- "$2" <<<"$1"; }
-indent() { sed 's/^/      /' <<<"$1"; }
 count() { grep -c -- "$1" "$2"; }  # count REGEX FILE: matching lines
 
 header=m,n,k,part,tile,depth,block,threads,launches,check,median_ms,q1_ms,q3_ms,gflops,pct_cublas
@@ -265,8 +253,4 @@ check "a template variable without sweep.vary values: exit 2 (got $status)" test
 check "... naming it" contains "$out" "sweep.vary.size lists no values"
 check "... and no file" test ! -e "$tmp/n.csv"
 
-if ((failures > 0)); then
-    echo "$failures checks failed"
-    exit 1
-fi
-echo "all checks passed"
+finish
