@@ -8,8 +8,9 @@
 # written in it): the next free name of report-2.md, report-3.md, ... is used, and named.
 # It reads labs/LAB/manifest (`title`, `handout`) through mk/manifest.sh, the "# key: value"
 # lines of the CSV's head that mk/sweep.sh writes (gpu, compute capability, driver version,
-# clocks, date, host), and draws the figures with mk/plot.sh into OUTDIR. Without gnuplot (or
-# when drawing fails) the report says so and is still written: exit 0, a warning on stderr.
+# clocks, the FP32 and memory peaks, date, host), and draws the figures with mk/plot.sh into
+# OUTDIR. Without gnuplot (or when drawing fails) the report says so and is still written:
+# exit 0, a warning on stderr.
 # Exit 1: no CSV, or one without results; 2: bad usage or no such lab.
 #
 # The handout format, which is what makes a question (handouts are written to it):
@@ -68,9 +69,12 @@ esac
 where() {
     local found=no line key value
     while IFS= read -r line; do
-        [[ $line =~ ^#[[:space:]]*(gpu|compute\ capability|driver\ version|clocks[^:]*|date|host):[[:space:]]*(.*)$ ]] || continue
+        [[ $line =~ ^#[[:space:]]*(gpu|compute\ capability|driver\ version|clocks[^:]*|fp32\ peak|memory\ peak|date|host):[[:space:]]*(.*)$ ]] || continue
         key=${BASH_REMATCH[1]} value=${BASH_REMATCH[2]}
-        if [[ $key == gpu ]]; then found=yes key=GPU; fi
+        case $key in
+            gpu) found=yes key=GPU ;;
+            fp32\ peak) key="FP32 peak" ;;
+        esac
         echo "- ${key^}: $value"
     done < <(sed -n '/^[[:space:]]*[^#[:space:]]/q; p' "$csv_path")
     if [[ $found == no ]]; then
