@@ -307,9 +307,26 @@ run_on_gpus() {
     phase_end "runs on the GPU"
 }
 
-# score.tsv for each student x lab graded in this run, then every student's reports.
+# score_student_lab ID LAB: the score of one student x lab from its evidence (grader score). A
+# lab graded for good is marked done, and its box and output files are removed: the runners
+# score each student as soon as its runs end, so a class's outputs never pile up on disk.
+score_student_lab() {
+    local id=$1 lab=$2 dir=$OUT/students/$1/$2 gpu state
+    gpu=$(cat "$dir/gpu.txt" 2>/dev/null || echo none)
+    "$GRADER" score --manifests "$REPO/labs" --lab "$lab" --dir "$dir" \
+        --reference "${REFERENCE_DIR[$lab]:-$PRIVATE/reference/none}" \
+        --timing "$PRIVATE/timing/$RUN_ID/$lab/gpu$gpu" >>"$LOG_FILE" 2>&1 || return 1
+    state=$(field_of "$dir/score.tsv" state)
+    if [[ $state == graded || $state == malformed || $state == build-failed ]]; then
+        touch "$dir/done"
+        [[ ${GRADE_KEEP_WORK:-0} == 1 ]] || rm -rf -- "${BOXES:?}/$id/$lab" "$dir"/runs/*/*/out/*.out
+    fi
+}
+
+# score.tsv for each student x lab graded in this run and not scored yet, then every student's
+# reports.
 score_and_report() {
-    local id lab dir state
+    local id lab dir
     local when gpu_text
     when=$(date '+%Y-%m-%d %H:%M')
     gpu_text=${GPU_NAME:-"no GPU ($NO_GPU_REASON)"}
@@ -318,18 +335,8 @@ score_and_report() {
         for lab in "${LABS[@]}"; do
             dir=$OUT/students/$id/$lab
             [[ -d $dir && ! -f $dir/done ]] || continue
-            local gpu
-            gpu=$(cat "$dir/gpu.txt" 2>/dev/null || echo none)
-            if ! "$GRADER" score --manifests "$REPO/labs" --lab "$lab" --dir "$dir" \
-                    --reference "${REFERENCE_DIR[$lab]:-$PRIVATE/reference/none}" \
-                    --timing "$PRIVATE/timing/$RUN_ID/$lab/gpu$gpu" >>"$LOG_FILE" 2>&1; then
+            score_student_lab "$id" "$lab" ||
                 die "scoring $id $lab failed (see $LOG_FILE); fix the cause and run again with --resume"
-            fi
-            state=$(field_of "$dir/score.tsv" state)
-            if [[ $state == graded || $state == malformed || $state == build-failed ]]; then
-                touch "$dir/done"
-                [[ ${GRADE_KEEP_WORK:-0} == 1 ]] || rm -rf -- "${BOXES:?}/$id/$lab" "$dir"/runs/*/*/out/*.out
-            fi
         done
         "$GRADER" report --student "$id" --dir "$OUT/students/$id" --labs "${LABS[*]}" --manifests "$REPO/labs" \
             --when "$when" --gpu "$gpu_text" --isolation "$ISOLATION_TEXT" || die "cannot write the reports of $id"

@@ -256,5 +256,9 @@ run_student_lab() {
         touch "$PRIVATE/gpu-lost-$gpu"
         echo "GPU $gpu stopped working while this submission ran; grade again with --resume" >"$dir/not-run.txt"
         say "grade.sh: GPU $gpu stopped working (after $student $lab); the students left for it are not run"
+        return 0
     fi
+    started=$EPOCHREALTIME
+    score_student_lab "$student" "$lab" || log "scoring $student $lab failed in its runner; it is tried again at the end"
+    add_time scoring "$(seconds_since "$started")"
 }
