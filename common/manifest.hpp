@@ -1,6 +1,6 @@
 // A lab's manifest (labs/<lab>/manifest): one `key = value` per line, '#' comment lines,
 // blank lines ignored, keys unique. The format and every key are described in
-// labs/MANIFEST.md; make reads the same file through common/manifest.mk.
+// labs/MANIFEST.md; the shell reads the same file through mk/manifest.sh, this is the C++ reader.
 #pragma once
 #include <map>
 #include <stdexcept>
