@@ -122,8 +122,8 @@ test: test-build
 
 # --- housekeeping ---------------------------------------------------------------------------
 # What the tests (Catch2), the figures (gnuplot), the grader's sandbox (bubblewrap) and its
-# tests of the planted-bug patches (patch) need.
-DEPS := catch2 gnuplot-nox bubblewrap unzip patch
+# tests of the planted-bug patches (patch) need; python3 opens archive submissions.
+DEPS := catch2 gnuplot-nox bubblewrap patch python3
 deps:
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y $(DEPS)
 .PHONY: deps

@@ -374,6 +374,7 @@ main() {
     [[ -n ${TEMPORARY_BOXES-} && ${GRADE_KEEP_WORK:-0} != 1 ]] && trap 'rm -rf -- "$TEMPORARY_BOXES"' EXIT
     choose_hidden_paths
     choose_isolation "$SANDBOX_REQUEST" "$( ((${#GPU_IDS[@]} > 0)) && ! gpu_assumed && echo yes || echo no)"
+    choose_python
     say "Sandbox: $ISOLATION_TEXT"
     echo "$ISOLATION_TEXT" >"$OUT/isolation.txt"
     [[ -z $SANITIZER ]] && say "compute-sanitizer is not installed: the sanitizer checks are skipped (no points taken)"

@@ -112,3 +112,23 @@ sandbox_options() {
 # The box belongs to the sandbox user while a command runs in it, and to the grader between.
 lend_box() { [[ -n $SANDBOX_UID_BASE ]] && chown -R -h "$((SANDBOX_UID_BASE + $2)):$((SANDBOX_UID_BASE + $2))" -- "$1"; return 0; }
 take_back_box() { [[ -n $SANDBOX_UID_BASE ]] && chown -R -h "$EUID:$EUID" -- "$1"; chmod 700 -- "$1"; return 0; }
+
+# The python3 that opens archives inside the sandbox (grading/unpack.py): the first that runs
+# there as the sandbox user (one under the grader's home may be hidden from it). Sets PYTHON.
+choose_python() {
+    local candidate box=$BOXES/.probe
+    for candidate in /usr/bin/python3 "$(command -v python3 2>/dev/null)"; do
+        [[ -n $candidate && -x $candidate ]] || continue
+        rm -rf -- "$box" && mkdir -p -- "$box"
+        sandbox_options 0
+        lend_box "$box" 0
+        "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$PRIVATE/probe.tsv" --wall 60 -- \
+            "$candidate" -I -c 'import tarfile, zipfile' >/dev/null 2>&1
+        rm -rf -- "$box"
+        if [[ $(field_of "$PRIVATE/probe.tsv" outcome) == exited && $(field_of "$PRIVATE/probe.tsv" exit) == 0 ]]; then
+            PYTHON=$candidate
+            return 0
+        fi
+    done
+    die "no python3 runs in the sandbox here, and grading/unpack.py needs one to open .tar.gz and .zip submissions: install python3 (apt-get install python3)" 2
+}

@@ -41,15 +41,6 @@ collect_submissions() {
     done
 }
 
-# A member name that leaves the folder it is unpacked into.
-leaves_folder() {
-    local name=$1 part
-    [[ $name == /* ]] && return 0
-    local IFS=/
-    for part in $name; do [[ $part == .. ]] && return 0; done
-    return 1
-}
-
 too_large() {
     local files=$1 bytes=$2
     if ((files > MAX_SUBMISSION_FILES)); then echo "the submission holds $files files (at most $MAX_SUBMISSION_FILES)"; return 0; fi
@@ -57,89 +48,58 @@ too_large() {
     return 1
 }
 
-# Checks a listing before anything is unpacked: one member type letter and one name per
-# member, in the same order. Prints the first problem and fails.
-check_members() {
-    local -n member_types=$1 member_names=$2
-    local i kind
-    for i in "${!member_names[@]}"; do
-        if leaves_folder "${member_names[$i]}"; then
-            echo "the archive holds a path that leaves its folder: ${member_names[$i]:0:120}"
-            return 1
-        fi
-        case ${member_types[$i]} in
-            - | d) ;;
-            l) kind="a symbolic link" ;;&
-            h) kind="a hard link" ;;&
-            l | h) echo "the archive holds $kind, which is not accepted: ${member_names[$i]:0:120}"; return 1 ;;
-            *) echo "the archive holds a special file (device, pipe or socket): ${member_names[$i]:0:120}"; return 1 ;;
-        esac
-    done
-}
-
-unpack_tar() {
-    local archive=$1 dest=$2 listing members names types sizes=0 line
-    if ! listing=$(timeout 60 tar -tzvf "$archive" --quoting-style=escape 2>/dev/null) ||
-       ! members=$(timeout 60 tar -tzf "$archive" --quoting-style=escape 2>/dev/null); then
-        echo "the file is not a readable .tar.gz archive"
-        return 1
-    fi
-    [[ -z $members ]] && { echo "the archive is empty"; return 1; }
-    mapfile -t names <<<"$members"
-    types=()
-    while IFS= read -r line; do
-        types+=("${line:0:1}")
-        local size
-        size=$(awk '{ print $3 }' <<<"$line")
-        [[ $size =~ ^[0-9]+$ ]] && sizes=$((sizes + size))
-    done <<<"$listing"
-    ((${#types[@]} == ${#names[@]})) || { echo "the archive's member names cannot be read"; return 1; }
-    check_members types names || return 1
-    too_large "${#names[@]}" "$sizes" && return 1
-    if ! timeout 120 tar -xzf "$archive" -C "$dest" --no-same-owner --no-same-permissions 2>/dev/null; then
-        echo "the archive could not be unpacked"
-        return 1
-    fi
-}
-
-unpack_zip() {
-    local archive=$1 dest=$2 info count names types line
-    if ! command -v unzip >/dev/null || ! command -v zipinfo >/dev/null; then
-        echo "this grading machine cannot open .zip files: install unzip (apt-get install unzip), then grade again with --regrade --student"
-        return 1
-    fi
-    info=$(timeout 60 zipinfo "$archive" 2>&1)
-    if grep -q 'number of entries: 0' <<<"$info"; then echo "the archive is empty"; return 1; fi
-    count=$(sed -n 's/.*number of entries: \([0-9]*\).*/\1/p' <<<"$info" | head -1)
-    if [[ -z $count ]] || ! mapfile -t names < <(timeout 60 unzip -Z1 "$archive" 2>/dev/null); then
-        echo "the file is not a readable .zip archive"
-        return 1
-    fi
-    ((${#names[@]} == count)) || { echo "the archive's member names cannot be read"; return 1; }
-    types=()
-    while IFS= read -r line; do types+=("${line:0:1}"); done < <(sed -n "3,$((count + 2))p" <<<"$info")
-    check_members types names || return 1
-    local bytes
-    bytes=$(timeout 60 unzip -Zt "$archive" 2>/dev/null | sed -n 's/.* \([0-9]*\) bytes uncompressed.*/\1/p')
-    too_large "$count" "${bytes:-0}" && return 1
-    if ! timeout 120 unzip -q -n "$archive" -d "$dest" >/dev/null 2>&1; then
-        echo "the archive could not be unpacked"
-        return 1
-    fi
+# The first name under FOLDER that is no plain file or folder, or that holds a control
+# character (a line break in a name could forge a line of the lists below).
+odd_entry() {
+    local odd
+    odd=$(find "$1" -mindepth 1 \( ! -type f ! -type d -o -name '*[[:cntrl:]]*' \) -print -quit)
+    [[ -n $odd ]] && printf '%q\n' "${odd#"$1"/}" | cut -c1-120
 }
 
 copy_folder() {
     local source=$1 dest=$2 odd files bytes
-    odd=$(find "$source" -mindepth 1 ! -type f ! -type d -print -quit)
+    odd=$(odd_entry "$source")
     if [[ -n $odd ]]; then
-        echo "the folder holds a link or special file, which is not accepted: ${odd#"$source"/}"
+        echo "the folder holds a link, a special file or a name with a control character, which is not accepted: $odd"
         return 1
     fi
     files=$(find "$source" -type f | wc -l)
     ((files == 0)) && { echo "the submission is empty"; return 1; }
     bytes=$(du -sb "$source" | cut -f1)
     too_large "$files" "$bytes" && return 1
-    cp -R -- "$source/." "$dest/"
+    cp -R -- "$source/." "$dest/" || { echo "the folder could not be copied"; return 1; }
+}
+
+# unpack_archive ARCHIVE DEST: grading/unpack.py, inside the sandbox, in a box of its own, under
+# a file-size and a wall-clock limit; it counts what it writes (never what the archive claims)
+# and refuses links, special files, escaping or control-character names and bombs.
+unpack_archive() {
+    local archive=$1 dest=$2 box=$BOXES/.unpack extension
+    case $archive in *.zip) extension=zip ;; *) extension=tar.gz ;; esac
+    rm -rf -- "$box" "$box.tsv" "$box.out" && mkdir -p -- "$box/out"
+    cp -- "$archive" "$box/archive.$extension" && cp -- "$GRADING_DIR/unpack.py" "$box/" ||
+        die "cannot copy $archive into the unpacking box"
+    sandbox_options 0
+    lend_box "$box" 0
+    "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$box.tsv" --stdout "$box.out" --stderr "$box.out" \
+        --wall 120 --nproc 16 --fsize "$MAX_SUBMISSION_BYTES" -- \
+        "$PYTHON" -I unpack.py "archive.$extension" out "$MAX_SUBMISSION_FILES" "$MAX_SUBMISSION_BYTES"
+    take_back_box "$box"
+    local outcome exit_code
+    outcome=$(field_of "$box.tsv" outcome) exit_code=$(field_of "$box.tsv" exit)
+    if [[ $outcome == exited && $exit_code == 0 ]]; then
+        rmdir -- "$dest" && mv -- "$box/out" "$dest"
+        rm -rf -- "$box" "$box.tsv" "$box.out"
+        return 0
+    fi
+    case $outcome/$exit_code in
+        exited/1) head -1 "$box.out" | cut -c1-300 ;;
+        output-limit/*) echo "a file of the submission is larger than $((MAX_SUBMISSION_BYTES >> 20)) MB" ;;
+        timeout/*) echo "the archive took more than 120 s to unpack" ;;
+        *) echo "the archive could not be unpacked ($outcome, exit $exit_code)" ;;
+    esac
+    rm -rf -- "$box" "$box.tsv" "$box.out"
+    return 1
 }
 
 # Unpacks the student's entry into DEST (an empty folder). Prints one problem and fails when
@@ -152,20 +112,19 @@ unpack_submission() {
     fi
     if [[ -d $entry ]]; then
         copy_folder "$entry" "$dest" || return 1
-    elif [[ -f $entry && ( $name == *.tar.gz || $name == *.tgz ) ]]; then
-        unpack_tar "$entry" "$dest" || return 1
-    elif [[ -f $entry && $name == *.zip ]]; then
-        unpack_zip "$entry" "$dest" || return 1
+    elif [[ -f $entry && ( $name == *.tar.gz || $name == *.tgz || $name == *.zip ) ]]; then
+        unpack_archive "$entry" "$dest" || return 1
     else
         echo "'$name' is not a folder, a .tar.gz or a .zip: submit one of those (grading/README.md)"
         return 1
     fi
-    # Defence in depth: whatever the listing said, nothing but files and folders stays.
+    # Defence in depth: whatever unpacked it, nothing but plain files and folders with plain
+    # names stays.
     local odd
-    odd=$(find "$dest" -mindepth 1 ! -type f ! -type d -print -quit)
+    odd=$(odd_entry "$dest")
     if [[ -n $odd ]]; then
         rm -rf -- "${dest:?}"/* "$dest"/.[!.]* 2>/dev/null
-        echo "the submission holds a link or special file, which is not accepted: ${odd#"$dest"/}"
+        echo "the submission holds a link, a special file or a name with a control character, which is not accepted: $odd"
         return 1
     fi
     chmod -R u+rwX "$dest"
@@ -186,8 +145,9 @@ submission_root() {
     printf '%s\n' "$root"
 }
 
-# Finds LAB's files in a submission root. Prints "file<TAB>NAME<TAB>PATH" for each file found
-# and "problem<TAB>TEXT" for each one missing, misnamed, doubled or too large.
+# Finds LAB's files in a submission root. Prints, NUL-separated (no name can forge a record),
+# "file NAME PATH" for each file found and "problem TEXT -" for each one missing, misnamed,
+# doubled or too large.
 # SHARED_NAMES holds file names that other labs graded in this run use too: those must be in
 # a lab folder, since a file at the top could belong to either.
 find_lab_files() {
@@ -200,22 +160,22 @@ find_lab_files() {
             [[ -f $root/$place ]] && found+=("$place")
         done
         if ((${#found[@]} > 1)); then
-            printf 'problem\t%s appears in more than one place (%s): keep one\n' "$file" "${found[*]}"
+            printf 'problem\0%s appears in more than one place (%s): keep one\0-\0' "$file" "${found[*]}"
         elif ((${#found[@]} == 1)); then
             if (($(stat -c %s "$root/${found[0]}") > MAX_STUDENT_FILE_BYTES)); then
-                printf 'problem\t%s is larger than %d KB\n' "$file" $((MAX_STUDENT_FILE_BYTES >> 10))
+                printf 'problem\0%s is larger than %d KB\0-\0' "$file" $((MAX_STUDENT_FILE_BYTES >> 10))
             else
-                printf 'file\t%s\t%s\n' "$file" "$root/${found[0]}"
+                printf 'file\0%s\0%s\0' "$file" "$root/${found[0]}"
             fi
         else
             local stem=${file%.*} similar
             similar=$(cd "$root" && find . -maxdepth 4 -type f \( -iname "$file" -o -iname "$stem.*" -o -iname "*$stem*" \) \
                       -printf '%P\n' 2>/dev/null | head -3 | paste -sd, | sed 's/,/, /g')
             if [[ -n $similar ]]; then
-                printf 'problem\t%s is missing; found %s instead: the file must be named exactly %s, at the top of the submission or in %s/\n' \
+                printf 'problem\0%s is missing; found %s instead: the file must be named exactly %s, at the top of the submission or in %s/\0-\0' \
                     "$file" "${similar:0:200}" "$file" "$lab"
             else
-                printf 'problem\t%s is missing (expected %s or %s/%s)\n' "$file" "$file" "$lab" "$file"
+                printf 'problem\0%s is missing (expected %s or %s/%s)\0-\0' "$file" "$file" "$lab" "$file"
             fi
         fi
     done

@@ -67,10 +67,15 @@ prepare_lab_folder() {
         printf '%s\n' "$student_problem" >"$dir/problems.txt"
         return 1
     fi
-    local kind name path problems=() files=()
-    while IFS=$'\t' read -r kind name path; do
+    local kind name path problems=() files=() seen=" "
+    while IFS= read -r -d '' kind && IFS= read -r -d '' name && IFS= read -r -d '' path; do
         case $kind in
-            file) files+=("$name" "$path") ;;
+            file)
+                if [[ $seen == *" $name "* ]]; then
+                    problems+=("$name was found twice")
+                else
+                    files+=("$name" "$path") seen+="$name "
+                fi ;;
             problem) problems+=("$name") ;;
         esac
     done < <(find_lab_files "$root" "$lab" "${SHARED_FILE_NAMES[$lab]}" ${LAB_FILES[$lab]})
@@ -81,7 +86,13 @@ prepare_lab_folder() {
     local box=$BOXES/$student/$lab i
     cp -a -- "${TEMPLATE[$lab]}" "$box" && chmod 700 -- "$box"
     for ((i = 0; i < ${#files[@]}; i += 2)); do
-        cp -- "${files[i + 1]}" "$box/labs/$lab/${files[i]}"
+        # Only from inside the student's submission, and every copy checked.
+        if [[ $(realpath -e -- "${files[i + 1]}" 2>/dev/null) != "$(realpath -e -- "$root")"/* ]] ||
+            ! cp -- "${files[i + 1]}" "$box/labs/$lab/${files[i]}"; then
+            printf '%s could not be taken from the submission\n' "${files[i]}" >"$dir/problems.txt"
+            rm -rf -- "$box"
+            return 1
+        fi
     done
     # Includes that reach outside the lab would let the build read the grader's files.
     "$GRADER" scan-includes --manifests "$REPO/labs" --lab "$lab" --sources "$box/labs/$lab" >"$dir/problems.txt"

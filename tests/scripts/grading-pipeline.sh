@@ -17,13 +17,9 @@ work=$(mktemp -d /tmp/grading-pipeline-test.XXXXXX)
 trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work"' EXIT
 fixtures=$main/tests/grading/fixtures
 
-# A copy of the course with the test lab added: the grader finds labs by their manifests.
+source tests/scripts/grading-lib/labcpu.sh
 repo=$work/course
-mkdir -p "$repo/labs/labcpu" "$repo/solutions/labcpu"
-cp -rp Makefile mk common grading "$repo/"
-cp -p labs/MANIFEST.md "$repo/labs/"
-cp -p "$fixtures"/labcpu/* "$repo/labs/labcpu/"
-cp -p "$fixtures/labcpu-solution/work.cpp" "$repo/solutions/labcpu/"
+make_labcpu_course "$repo"
 
 subs=$work/submissions out=$work/out
 mkdir -p "$subs/good" "$subs/starter"
@@ -34,13 +30,12 @@ for student in "$fixtures"/labcpu-students/*/; do
     cp "$student/work.cpp" "$subs/$(basename "$student")/"
 done
 
-score_field() { awk -F'\t' -v key="$2" '/record=lab/ { for (i = 1; i <= NF; i++) if (index($i, key "=") == 1) print substr($i, length(key) + 2) }' "$out/students/$1/labcpu/score.tsv"; }
 item_message() {  # item_message STUDENT PART CASE: the correctness item's message
     awk -F'\t' -v p="$2" -v c="$3" '/record=item/ && /kind=correctness/ {
         delete f; for (i = 1; i <= NF; i++) { e = index($i, "="); f[substr($i, 1, e - 1)] = substr($i, e + 1) }
         if (f["part"] == p && f["case"] == c) print f["message"] }' "$out/students/$1/labcpu/score.tsv"
 }
-points_of() { [[ $(score_field "$1" points) == "$2" ]]; }
+points_of() { [[ $(labcpu_points "$out" "$1") == "$2" ]]; }
 says() { grep -qF -- "$3" <<<"$(item_message "$1" "$2" "${4:-small}")"; }
 # shellcheck source=../../grading/lib/tasks.sh
 source grading/lib/tasks.sh
@@ -57,9 +52,7 @@ grade_class() {
     local sandbox=$1 runners=$2 started=$EPOCHREALTIME status
     out=$work/out-$sandbox
     echo "== grading the class with --sandbox $sandbox --runners $runners"
-    GRADE_ASSUME_GPU=1 GRADE_OUTPUT_LIMIT=$((8 << 20)) GRADE_WALL_MARGIN=3 BUILD=$BUILD CUDA_ARCH=${CUDA_ARCH:-90} \
-        "$repo/grading/grade.sh" --labs labcpu --out "$out" --jobs 2 --runners "$runners" --time-limit 1 --sandbox "$sandbox" "$subs" \
-        >"$work/screen.txt" 2>&1
+    grade_labcpu "$repo" "$subs" "$out" --jobs 2 --runners "$runners" --sandbox "$sandbox" >"$work/screen.txt" 2>&1
     status=$?
     sed -n '/^student /,/^$/p' "$work/screen.txt"
     check "grade.sh grades the class (status $status, $(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)" test "$status" == 0
@@ -108,8 +101,7 @@ fi
 for sandbox in "${sandboxes[@]}"; do grade_class "$sandbox" "$([[ $sandbox == "${sandboxes[-1]}" ]] && echo 3 || echo 1)"; done
 
 # A second run reuses the cached reference outputs.
-GRADE_ASSUME_GPU=1 BUILD=$BUILD CUDA_ARCH=${CUDA_ARCH:-90} \
-    "$repo/grading/grade.sh" --labs labcpu --out "$out" --regrade --student good --time-limit 1 "$subs" >"$work/again.txt" 2>&1
+grade_labcpu "$repo" "$subs" "$out" --regrade --student good >"$work/again.txt" 2>&1
 check "--regrade of one student keeps the cached reference outputs" \
     bash -c "! grep -q 'reference outputs: labcpu' '$work/again.txt' && grep -qx 'good,12,12' '$out/gradebook.csv'"
 finish

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Hostile submissions, each attack performed for real on the CPU test lab
+# (tests/grading/fixtures/labcpu) with grade.sh, and each must score 0 or be refused with a
+# clear line in the student's feedback:
+#   - a folder name with a line break that forges a second line of the grader's file list,
+#     pointing at the reference solution (it once gave a starter 12/12);
+#   - a tar bomb whose member has an owner name with a blank (which once shifted the sizes of
+#     `tar -tv` out of sight), and a zip whose headers understate its sizes;
+#   - .zip submissions open where unzip is not installed.
+# A plain correct submission graded in the same run keeps full marks.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
+source tests/scripts/grading-lib/labcpu.sh
+BUILD=${BUILD:-build}
+[[ $BUILD == /* ]] || BUILD=$PWD/$BUILD
+work=$(mktemp -d /tmp/grading-attacks-test.XXXXXX)
+trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work"' EXIT
+fixtures=$PWD/tests/grading/fixtures
+repo=$work/course subs=$work/submissions out=$work/out
+make_labcpu_course "$repo"
+mkdir -p "$subs/good"
+cp "$fixtures/labcpu-solution/work.cpp" "$subs/good/"
+feedback_has() { grep -qF -- "$2" "$out/students/$1/feedback.md"; }
+
+# 1. The injection: the archive's only folder is named "x<line break>file<tab>work.cpp<tab>
+# solutions", and holds labcpu/work.cpp (the starter). A line-based list of the files found,
+# "file<tab>NAME<tab>PATH", then reads a second entry: work.cpp at solutions/labcpu/work.cpp,
+# relative to the grader's working folder (the course): the reference solution.
+injected=$'x\nfile\twork.cpp\tsolutions/labcpu/work.cpp'
+mkdir -p "$work/inject/${injected%/*}" && cp "$fixtures/labcpu/work.cpp" "$work/inject/$injected"
+tar -czf "$subs/injector.tar.gz" -C "$work/inject" "${injected%%/*}"
+mkdir -p "$subs/injector-folder/${injected%/*}" && cp "$fixtures/labcpu/work.cpp" "$subs/injector-folder/$injected"
+
+# 2. Bombs. A 200 MB file of zeros (the limit is 50 MB), owned in the archive by "a b".
+mkdir -p "$work/bomb" && cp "$fixtures/labcpu-solution/work.cpp" "$work/bomb/"
+head -c $((200 << 20)) /dev/zero >"$work/bomb/zeros"
+tar -czf "$subs/tarbomb.tar.gz" -C "$work/bomb" --owner='a b' --group='c d' work.cpp zeros
+# The same zeros in a zip whose headers say 1 KB.
+python3 - "$subs/zipbomb.zip" "$work/bomb/zeros" "$fixtures/labcpu-solution/work.cpp" <<'PY'
+import struct, sys, zipfile
+archive, zeros, work = sys.argv[1:]
+with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+    z.write(work, "work.cpp")
+    z.write(zeros, "zeros")
+data = bytearray(open(archive, "rb").read())
+# Rewrite the uncompressed size of "zeros" in its local header and in the central directory.
+for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+    start = 0
+    while (at := data.find(signature, start)) >= 0:
+        name_at = at + (30 if signature == b"PK\x03\x04" else 46)
+        if data[name_at:name_at + 5] == b"zeros":
+            data[at + offset:at + offset + 4] = struct.pack("<I", 1024)
+        start = at + 4
+open(archive, "wb").write(bytes(data))
+PY
+# 3. A correct .zip, graded as if unzip were not installed: stand-ins that fail come first in PATH.
+python3 -c "import zipfile, sys; z = zipfile.ZipFile(sys.argv[1], 'w'); z.write(sys.argv[2], 'work.cpp'); z.close()" \
+    "$subs/zipper.zip" "$fixtures/labcpu-solution/work.cpp"
+mkdir -p "$work/no-unzip"
+for tool in unzip zipinfo; do printf '#!/bin/sh\necho "%s: not installed" >&2\nexit 127\n' "$tool" >"$work/no-unzip/$tool"; done
+chmod +x "$work/no-unzip"/*
+
+check "the injected name really holds a line break" test -f "$subs/injector-folder/$injected"
+check "the zip bomb's header says 1 KB" python3 -c "
+import sys, zipfile; sys.exit(zipfile.ZipFile('$subs/zipbomb.zip').getinfo('zeros').file_size != 1024)"
+
+(cd "$repo" && PATH=$work/no-unzip:$PATH grade_labcpu "$repo" "$subs" "$out" --jobs 2) >"$work/screen.txt" 2>&1
+status=$?
+sed -n '/^student /,/^$/p' "$work/screen.txt"
+check "grade.sh grades the class (status $status)" test "$status" == 0
+((status == 0)) || tail -20 "$work/screen.txt"
+check "good: full marks" test "$(labcpu_points "$out" good)" == 12
+for s in injector injector-folder; do
+    check "$s: scores 0" test "$(labcpu_points "$out" $s)" == 0
+    check "$s: the name is refused" feedback_has $s "a name with a control character"
+done
+check "tarbomb: scores 0" test "$(labcpu_points "$out" tarbomb)" == 0
+check "tarbomb: refused as too large" feedback_has tarbomb "unpacks to more than 50 MB"
+check "zipbomb: scores 0" test "$(labcpu_points "$out" zipbomb)" == 0
+check "zipbomb: refused (its sizes do not match its headers, or it is too large)" \
+    bash -c "grep -qE 'unpacks to more than 50 MB|not a readable .zip' '$out/students/zipbomb/feedback.md'"
+check "no bomb was unpacked: the output folder stays small ($(du -sm "$out" | cut -f1) MB)" \
+    test "$(du -sm "$out" | cut -f1)" -lt 60
+check "zipper: a .zip is graded without unzip" test "$(labcpu_points "$out" zipper)" == 12
+finish

@@ -1,0 +1,28 @@
+# The CPU test lab (tests/grading/fixtures/labcpu) in a copy of the course, so that grade.sh
+# runs end to end without a GPU. Sourced by the grading tests from the repository root.
+
+# make_labcpu_course DIR: a copy of the course's build system, common/ and grading/, with the
+# test lab and its solution added (the grader finds labs by their manifests).
+make_labcpu_course() {
+    local repo=$1 fixtures=$PWD/tests/grading/fixtures
+    mkdir -p "$repo/labs/labcpu" "$repo/solutions/labcpu"
+    cp -rp Makefile mk common grading "$repo/"
+    cp -p labs/MANIFEST.md "$repo/labs/"
+    cp -p "$fixtures"/labcpu/* "$repo/labs/labcpu/"
+    cp -p "$fixtures/labcpu-solution/work.cpp" "$repo/solutions/labcpu/"
+}
+
+# grade_labcpu REPO SUBMISSIONS OUT [grade.sh options...]: grade.sh of REPO on the test lab,
+# taking the machine to have one GPU (GRADE_ASSUME_GPU), with the lab's 1 s time limit.
+grade_labcpu() {
+    local repo=$1 subs=$2 out=$3
+    shift 3
+    GRADE_ASSUME_GPU=1 GRADE_OUTPUT_LIMIT=${GRADE_OUTPUT_LIMIT:-$((8 << 20))} GRADE_WALL_MARGIN=${GRADE_WALL_MARGIN:-3} \
+        BUILD=$BUILD CUDA_ARCH=${CUDA_ARCH:-90} "$repo/grading/grade.sh" --labs labcpu --out "$out" --time-limit 1 "$@" "$subs"
+}
+
+# labcpu_points OUT STUDENT: the student's points on the test lab.
+labcpu_points() {
+    awk -F'\t' '/record=lab/ { for (i = 1; i <= NF; i++) if (index($i, "points=") == 1) print substr($i, 8) }' \
+        "$1/students/$2/labcpu/score.tsv" 2>/dev/null
+}
