@@ -142,10 +142,14 @@ ResultsWriter::~ResultsWriter() {
     if (file_) std::fclose(file_);
 }
 
-void ResultsWriter::write(const Record& record) {
+std::string record_line(const Record& record) {
     std::string line;
     for (const auto& [key, value] : record) line += (line.empty() ? "" : "\t") + key + "=" + escape_field(value);
-    std::fprintf(file_, "%s\n", line.c_str());
+    return line + "\n";
+}
+
+void ResultsWriter::write(const Record& record) {
+    std::fputs(record_line(record).c_str(), file_);
     std::fflush(file_);
 }
 

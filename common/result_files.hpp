@@ -53,6 +53,7 @@ private:
 };
 
 std::vector<Record> read_results(const std::string& path);  // throws FormatError
+std::string record_line(const Record& record);              // one line of that format, with its \n
 
 // Tabs, line breaks and backslashes inside values are escaped as \t, \n, \\.
 std::string escape_field(const std::string& text);

@@ -146,6 +146,7 @@ std::string feedback_markdown(const StudentReport& report, const std::map<std::s
        << "Graded " << markdown_inline(run.when) << " on " << markdown_inline(run.gpu) << ". Sandbox: "
        << markdown_inline(run.isolation) << ".\n\n"
        << "**Total: " << pts(report.total()) << " / " << pts(report.max()) << "**\n\n";
+    for (const std::string& note : report.notes) md << "Note: " << markdown_inline(note) << "\n\n";
     for (const LabScore& lab : report.labs) {
         md << "## " << lab.lab << ": " << markdown_inline(lab.title) << " (" << pts(lab.points) << " / " << pts(lab.max)
            << ")\n\n";

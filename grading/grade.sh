@@ -244,8 +244,10 @@ prepare_students() {
         mkdir -p -- "$student_dir"
         rm -rf -- "$student_dir/submission" && mkdir -- "$student_dir/submission"
         local problem="" root
+        rm -f -- "$student_dir/notes.txt"
+        [[ -n ${NOTE_OF[$id]-} ]] && printf '%s\n' "${NOTE_OF[$id]}" >"$student_dir/notes.txt"
         if [[ -n ${CONFLICT_OF[$id]-} ]]; then
-            problem="more than one submission has this name (${ENTRY_OF[$id]##*/}, ${CONFLICT_OF[$id]}): keep one"
+            problem="more than one submission has this name (${CONFLICT_OF[$id]}), changed at the same time: keep one"
         else
             problem=$(unpack_submission "${ENTRY_OF[$id]}" "$student_dir/submission")
         fi

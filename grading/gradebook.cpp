@@ -17,13 +17,18 @@ const LabScore* find_lab(const StudentReport& r, const std::string& lab) {
 
 }  // namespace
 
+std::string spreadsheet_text(const std::string& cell) {
+    if (!cell.empty() && std::string("=+-@\t\r").find(cell[0]) != std::string::npos) return "'" + cell;
+    return cell;
+}
+
 std::string gradebook_csv(const std::vector<StudentReport>& reports, const std::vector<std::string>& labs) {
     std::vector<std::string> header = {"student"};
-    header.insert(header.end(), labs.begin(), labs.end());
+    for (const std::string& lab : labs) header.push_back(spreadsheet_text(lab));
     header.push_back("total");
     std::string csv = csv_row(header) + "\n";
     for (const StudentReport& r : reports) {
-        std::vector<std::string> row = {r.student};
+        std::vector<std::string> row = {spreadsheet_text(r.student)};
         for (const std::string& lab : labs) {
             const LabScore* s = find_lab(r, lab);
             row.push_back(json_number(s ? s->points : 0));

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "args.hpp"
+#include "atomic_file.hpp"
 #include "fail.hpp"
 #include "gpu.hpp"
 #include "json_text.hpp"
@@ -22,6 +23,7 @@
 #include "run_evidence.hpp"
 #include "scoring.hpp"
 #include "source_scan.hpp"
+#include "untrusted_text.hpp"
 
 namespace {
 
@@ -37,12 +39,11 @@ std::string read_file(const std::string& path, size_t max_bytes = 4 << 20) {
 }
 
 void write_file(const std::string& path, const std::string& text) {
-    std::string partial = path + ".partial";
-    {
-        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        if (!(out << text) || !out.flush()) fail(exit_code::io_error, "cannot write " + partial);
+    try {
+        write_file_atomically(path, text);
+    } catch (const std::runtime_error& error) {
+        fail(exit_code::io_error, error.what());
     }
-    if (std::rename(partial.c_str(), path.c_str()) != 0) fail(exit_code::io_error, "cannot write " + path);
 }
 
 bool exists(const std::string& path) {
@@ -213,6 +214,10 @@ StudentReport load_report(const std::string& student, const std::string& dir, co
                           const std::map<std::string, LabPlan>& plans) {
     StudentReport report;
     report.student = student;
+    // notes.txt (written by grade.sh): about the submission as a whole, one a line.
+    std::istringstream notes(read_file(dir + "/notes.txt", 64 << 10));
+    for (std::string line; std::getline(notes, line);)
+        if (!line.empty()) report.notes.push_back(clean_line(line, 300));
     for (const std::string& lab : labs) {
         std::string path = dir + "/" + lab + "/score.tsv";
         try {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "atomic_file.hpp"
 #include "json_text.hpp"
 #include "result_files.hpp"
 
@@ -25,19 +26,15 @@ double total_points(const std::vector<ScoreItem>& items) {
 }
 
 void write_lab_score(const std::string& path, const LabScore& s) {
-    std::string partial = path + ".partial";
-    {
-        ResultsWriter out(partial);
-        out.write({{"record", "lab"}, {"lab", s.lab}, {"title", s.title}, {"state", s.state}, {"note", s.note},
-                   {"points", json_number(s.points)}, {"max", json_number(s.max)}});
-        for (const ScoreItem& i : s.items)
-            out.write({{"record", "item"}, {"kind", i.kind}, {"part", i.part}, {"case", i.case_name},
-                       {"tool", i.tool}, {"points", json_number(i.points)}, {"max", json_number(i.max)},
-                       {"passed", i.passed ? "1" : "0"}, {"hidden", i.hidden ? "1" : "0"}, {"message", i.message},
-                       {"detail", i.detail}, {"student_ms", json_number(i.student_ms)},
-                       {"reference_ms", json_number(i.reference_ms)}, {"ratio", json_number(i.ratio)}});
-    }
-    if (std::rename(partial.c_str(), path.c_str()) != 0) throw std::runtime_error("cannot write " + path);
+    std::string text = record_line({{"record", "lab"}, {"lab", s.lab}, {"title", s.title}, {"state", s.state},
+                                    {"note", s.note}, {"points", json_number(s.points)}, {"max", json_number(s.max)}});
+    for (const ScoreItem& i : s.items)
+        text += record_line({{"record", "item"}, {"kind", i.kind}, {"part", i.part}, {"case", i.case_name},
+                             {"tool", i.tool}, {"points", json_number(i.points)}, {"max", json_number(i.max)},
+                             {"passed", i.passed ? "1" : "0"}, {"hidden", i.hidden ? "1" : "0"}, {"message", i.message},
+                             {"detail", i.detail}, {"student_ms", json_number(i.student_ms)},
+                             {"reference_ms", json_number(i.reference_ms)}, {"ratio", json_number(i.ratio)}});
+    write_file_atomically(path, text);
 }
 
 LabScore read_lab_score(const std::string& path) {

@@ -11,7 +11,8 @@
 
 struct StudentReport {
     std::string student;
-    std::vector<LabScore> labs;  // in the order the labs were graded
+    std::vector<LabScore> labs;      // in the order the labs were graded
+    std::vector<std::string> notes;  // about the submission as a whole (which entry was graded)
     double total() const;
     double max() const;
 };
@@ -29,7 +30,10 @@ LabScore not_graded(const LabPlan& plan);
 std::string feedback_markdown(const StudentReport& report, const std::map<std::string, LabPlan>& plans,
                               const RunDescription& run);
 std::string gradescope_json(const StudentReport& report);
-// Header "student,<lab>...,total"; RFC 4180 quoting; rows in the order given.
+// Header "student,<lab>...,total"; RFC 4180 quoting; rows in the order given. A cell that a
+// spreadsheet would take for a formula (it starts with =, +, -, @, a tab or a carriage
+// return) starts with ' instead, so importing the gradebook runs nothing.
+std::string spreadsheet_text(const std::string& cell);
 std::string gradebook_csv(const std::vector<StudentReport>& reports, const std::vector<std::string>& labs);
 // The table printed at the end of a grading run.
 std::string summary_table(const std::vector<StudentReport>& reports, const std::vector<std::string>& labs);

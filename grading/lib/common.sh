@@ -1,14 +1,17 @@
 # Shared helpers of grading/grade.sh: messages, the log, phase timing. Sourced, not run.
 
-# A line on screen and in the run's log (once the output folder exists).
+# A line on screen and in the run's log (once the output folder exists). Control characters
+# (a student's terminal escapes, in a file name or a message) become blanks in both.
 say() {
-    printf '%s\n' "$*" >&2
-    [[ -n ${LOG_FILE-} && -d ${LOG_FILE%/*} ]] && printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >>"$LOG_FILE"
+    local text=${*//[[:cntrl:]]/ }
+    printf '%s\n' "$text" >&2
+    [[ -n ${LOG_FILE-} && -d ${LOG_FILE%/*} ]] && printf '%s %s\n' "$(date +%H:%M:%S)" "$text" >>"$LOG_FILE"
     return 0
 }
 # A line in the log only: the details of each student's grading.
 log() {
-    [[ -n ${LOG_FILE-} && -d ${LOG_FILE%/*} ]] && printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >>"$LOG_FILE"
+    local text=${*//[[:cntrl:]]/ }
+    [[ -n ${LOG_FILE-} && -d ${LOG_FILE%/*} ]] && printf '%s %s\n' "$(date +%H:%M:%S)" "$text" >>"$LOG_FILE"
     return 0
 }
 # Stop the whole run: a problem with the grading itself, not with a submission.

@@ -22,22 +22,55 @@ student_id() {
     printf '%s\n' "$name"
 }
 
-# Fills STUDENT_IDS (in order), ENTRY_OF[id] and CONFLICT_OF[id] (the other entries that map
-# to the same student: both are then refused, since neither can be chosen safely).
+# When did the student last change ENTRY: a file's modification time, or the newest of a
+# folder's and everything in it (editing a file does not change its folder's time).
+entry_time() {
+    if [[ -d $1 && ! -L $1 ]]; then
+        find "$1" -printf '%T@\n' 2>/dev/null | sort -n | tail -1
+    else
+        stat -c %.Y -- "$1" 2>/dev/null || stat -c %Y -- "$1"
+    fi
+}
+
+# Fills STUDENT_IDS (in order), ENTRY_OF[id], NOTE_OF[id] and CONFLICT_OF[id]. Entries that map
+# to the same student (alice/ beside alice.tgz) are resolved by a documented rule: the newest
+# is graded, and the feedback names the ones ignored; when the newest cannot be told (equal
+# times) none is chosen and CONFLICT_OF lists them.
 collect_submissions() {
-    declare -gA ENTRY_OF=() CONFLICT_OF=()
+    declare -gA ENTRY_OF=() CONFLICT_OF=() NOTE_OF=()
     declare -ga STUDENT_IDS=()
+    local -A all_of=()
     local entry name id
     for entry in "$SUBMISSIONS"/*; do
         [[ -e $entry || -L $entry ]] || continue
         name=${entry##*/}
         id=$(student_id "$name" "$([[ -d $entry && ! -L $entry ]] && echo no || echo yes)")
-        if [[ -n ${ENTRY_OF[$id]-} ]]; then
-            CONFLICT_OF[$id]+="${CONFLICT_OF[$id]:+, }$name"
-            continue
+        if [[ -z ${ENTRY_OF[$id]-} ]]; then
+            ENTRY_OF[$id]=$entry
+            STUDENT_IDS+=("$id")
         fi
-        ENTRY_OF[$id]=$entry
-        STUDENT_IDS+=("$id")
+        all_of[$id]+="$entry"$'\n'
+    done
+    local newest time best tie names
+    for id in "${STUDENT_IDS[@]}"; do
+        [[ $(grep -c . <<<"${all_of[$id]}") -gt 1 ]] || continue
+        best=-1 tie=no names=""
+        while IFS= read -r entry; do
+            [[ -n $entry ]] || continue
+            names+="${names:+, }${entry##*/}"
+            time=$(entry_time "$entry")
+            if awk -v a="$time" -v b="$best" 'BEGIN { exit !(a > b) }'; then
+                best=$time newest=$entry tie=no
+            elif awk -v a="$time" -v b="$best" 'BEGIN { exit !(a == b) }'; then
+                tie=yes
+            fi
+        done <<<"${all_of[$id]}"
+        if [[ $tie == yes ]]; then
+            CONFLICT_OF[$id]=$names
+        else
+            ENTRY_OF[$id]=$newest
+            NOTE_OF[$id]="graded ${newest##*/}, the newest of the entries for this student ($names); the others were ignored"
+        fi
     done
 }
 

@@ -87,6 +87,27 @@ TEST_CASE("the gradebook is RFC 4180 CSV with a column per lab and a total", "[g
     CHECK(table.find("0.5/3") != std::string::npos);
 }
 
+TEST_CASE("a gradebook cell a spreadsheet would run as a formula is neutralised", "[grading][reports]") {
+    // CSV formula injection: a student named so that a spreadsheet computes (or calls out).
+    std::vector<StudentReport> reports = {sample_report("=HYPERLINK(\"http://x\")"), sample_report("+1"),
+                                          sample_report("-2"), sample_report("@SUM(A1)"), sample_report("a=b")};
+    std::string csv = gradebook_csv(reports, {"labT"});
+    CHECK(csv.find("\"'=HYPERLINK(\"\"http://x\"\")\",0.5,0.5\n") != std::string::npos);
+    CHECK(csv.find("\n'+1,") != std::string::npos);
+    CHECK(csv.find("\n'-2,") != std::string::npos);
+    CHECK(csv.find("\n'@SUM(A1),") != std::string::npos);
+    CHECK(csv.find("\na=b,") != std::string::npos);  // only the first character matters
+    CHECK(spreadsheet_text("\tx") == "'\tx");
+    CHECK(spreadsheet_text("") == "");
+}
+
+TEST_CASE("notes about the submission open the feedback", "[grading][reports]") {
+    StudentReport report = sample_report("ann");
+    report.notes = {"graded ann.tgz, the newest of ann.tgz and ann/; ann/ was ignored"};
+    std::string md = feedback_markdown(report, {{"labT", sample_plan()}}, {"today", "a GPU", "bwrap"});
+    CHECK(md.find("Note: graded ann.tgz, the newest of ann.tgz and ann/; ann/ was ignored") != std::string::npos);
+}
+
 TEST_CASE("feedback.md shows public details, keeps hidden cases hidden, and fences untrusted text", "[grading][reports]") {
     std::map<std::string, LabPlan> plans = {{"labT", sample_plan()}};
     std::string md = feedback_markdown(sample_report("ann"), plans, {"today", "a GPU", "bwrap"});

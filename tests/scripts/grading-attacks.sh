@@ -6,7 +6,9 @@
 #     pointing at the reference solution (it once gave a starter 12/12);
 #   - a tar bomb whose member has an owner name with a blank (which once shifted the sizes of
 #     `tar -tv` out of sight), and a zip whose headers understate its sizes;
-#   - .zip submissions open where unzip is not installed.
+#   - .zip submissions open where unzip is not installed;
+#   - a name a spreadsheet would run as a formula, terminal escapes in a file name, and two
+#     entries for one student (the newest is graded, with a note; a tie is refused).
 # A plain correct submission graded in the same run keeps full marks.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -61,6 +63,16 @@ mkdir -p "$work/no-unzip"
 for tool in unzip zipinfo; do printf '#!/bin/sh\necho "%s: not installed" >&2\nexit 127\n' "$tool" >"$work/no-unzip/$tool"; done
 chmod +x "$work/no-unzip"/*
 
+# 4. Output hygiene. A student named like a spreadsheet formula; a file named with terminal
+# escapes (the grader's log must not replay them); two entries for one student, the folder
+# (a starter) older than the archive (correct): the archive is graded, with a note.
+mkdir -p "$subs/+cmd" && cp "$fixtures/labcpu-solution/work.cpp" "$subs/+cmd/"
+mkdir -p "$subs/escaper" && cp "$fixtures/labcpu-solution/work.cpp" "$subs/escaper/"$'\e]0;owned\a\e[2J'
+mkdir -p "$subs/pat" && cp "$fixtures/labcpu/work.cpp" "$subs/pat/" && touch -d '2 hours ago' "$subs/pat" "$subs/pat/work.cpp"
+mkdir -p "$work/pat" && cp "$fixtures/labcpu-solution/work.cpp" "$work/pat/" && tar -czf "$subs/pat.tgz" -C "$work/pat" work.cpp
+mkdir -p "$subs/sam" "$work/sam" && cp "$fixtures/labcpu/work.cpp" "$subs/sam/" && cp "$fixtures/labcpu/work.cpp" "$work/sam/"
+tar -czf "$subs/sam.tgz" -C "$work/sam" work.cpp && touch -d '1 hour ago' "$subs/sam" "$subs/sam/work.cpp" "$subs/sam.tgz"
+
 check "the injected name really holds a line break" test -f "$subs/injector-folder/$injected"
 check "the zip bomb's header says 1 KB" python3 -c "
 import sys, zipfile; sys.exit(zipfile.ZipFile('$subs/zipbomb.zip').getinfo('zeros').file_size != 1024)"
@@ -83,4 +95,11 @@ check "zipbomb: refused (its sizes do not match its headers, or it is too large)
 check "no bomb was unpacked: the output folder stays small ($(du -sm "$out" | cut -f1) MB)" \
     test "$(du -sm "$out" | cut -f1)" -lt 60
 check "zipper: a .zip is graded without unzip" test "$(labcpu_points "$out" zipper)" == 12
+check "+cmd: the gradebook cell cannot run as a formula" grep -qx "'+cmd,12,12" "$out/gradebook.csv"
+check "escaper: refused, and no terminal escape reached the log or the summary" \
+    bash -c "grep -qF 'control character' '$out/students/escaper/feedback.md' && ! grep -q \$'\\e' '$out/grading.log' '$out/summary.txt'"
+check "pat: the newer of pat/ and pat.tgz is graded" test "$(labcpu_points "$out" pat)" == 12
+check "pat: the feedback says which entry was graded and which ignored" \
+    feedback_has pat "Note: graded pat.tgz, the newest of the entries for this student (pat, pat.tgz); the others were ignored"
+check "sam: two entries changed at the same moment are both refused" feedback_has sam "changed at the same time: keep one"
 finish
