@@ -21,6 +21,8 @@
 #   --regrade          grade again what an earlier run in --out graded (for --student: theirs)
 #   --sandbox MODE     auto (default), bwrap or rlimits (grading/README.md, "Isolation")
 #   --gpus LIST        GPU indices to run on, comma-separated (default: every usable GPU)
+#   --similarity F     list pairs of submissions sharing at least this fraction of what they
+#                      wrote themselves in summary.txt (default 0.5; all pairs: similarity.csv)
 #   --runners N        students run at a time on each GPU (default: a quarter of the CPUs per
 #                      GPU, 1 to 4); a timed run always has its GPU to itself
 #   --time-limit S     lower every case's time limit to S seconds (trial runs)
@@ -49,7 +51,7 @@ usage_error() { echo "grade.sh: $1 (see --help)" >&2; exit 2; }
 
 parse_options() {
     LAB_LIST="" OUT="" JOBS=$(nproc) ONLY_STUDENT="" MODE=new SANDBOX_REQUEST=auto GPU_LIST="" TIME_LIMIT_CAP=""
-    SUBMISSIONS="" BUILD_ONLY=no RUNNERS_PER_GPU=""
+    SUBMISSIONS="" BUILD_ONLY=no RUNNERS_PER_GPU="" SIMILARITY=0.5
     while (($#)); do
         case $1 in
             --help) usage; exit 0 ;;
@@ -62,6 +64,7 @@ parse_options() {
             --sandbox) SANDBOX_REQUEST=${2-}; shift 2 ;;
             --gpus) GPU_LIST=${2-}; shift 2 ;;
             --runners) RUNNERS_PER_GPU=${2-}; shift 2 ;;
+            --similarity) SIMILARITY=${2-}; shift 2 ;;
             --time-limit) TIME_LIMIT_CAP=${2-}; shift 2 ;;
             --build-only) BUILD_ONLY=yes; shift ;;
             -*) usage_error "unknown option '$1'" ;;
@@ -77,6 +80,7 @@ parse_options() {
     [[ -z $TIME_LIMIT_CAP || $TIME_LIMIT_CAP =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage_error "--time-limit must be a number of seconds"
     [[ -z $GPU_LIST || $GPU_LIST =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--gpus must be indices like 0,1"
     [[ -z $RUNNERS_PER_GPU || $RUNNERS_PER_GPU =~ ^[1-9][0-9]?$ ]] || usage_error "--runners must be a whole number from 1 to 99"
+    [[ $SIMILARITY =~ ^(0(\.[0-9]+)?|1(\.0*)?)$ ]] || usage_error "--similarity must be a fraction from 0 to 1"
     OUT=${OUT:-$REPO/grading-out}
 }
 
@@ -401,6 +405,8 @@ main() {
     score_and_report
     "$GRADER" gradebook --out "$OUT" --labs "${LABS[*]}" --manifests "$REPO/labs" >"$OUT/summary.txt" ||
         die "cannot write the gradebook"
+    "$GRADER" similarity --out "$OUT" --labs "${LABS[*]}" --manifests "$REPO/labs" --threshold "$SIMILARITY" \
+        >>"$OUT/summary.txt" || die "cannot write the similarity report"
     phase_end "scoring and reports"
 
     {

@@ -22,6 +22,8 @@
 #include "reports.hpp"
 #include "run_evidence.hpp"
 #include "scoring.hpp"
+#include "similarity.hpp"
+#include "table.hpp"
 #include "source_scan.hpp"
 #include "untrusted_text.hpp"
 
@@ -279,6 +281,49 @@ int cmd_gradebook(int argc, char** argv) {
     return 0;
 }
 
+// Pairs of submissions of each lab that share much of what they wrote themselves
+// (similarity.hpp), for the instructor: similarity.csv, and the pairs over the threshold on
+// stdout, a section of summary.txt. Never in any student's feedback.
+int cmd_similarity(int argc, char** argv) {
+    ArgParser args("grader similarity", "Compares every pair of submissions of each lab; writes similarity.csv, prints the similar pairs.");
+    args.option("out", "DIR", "", "the grading output folder (students/<name>/<lab>/files/)");
+    args.option("labs", "LIST", "", "the labs, space-separated");
+    args.option("manifests", "DIR", "labs", "where the labs' folders are (the starter files)");
+    args.option("threshold", "F", "0.5", "shared fraction from which a pair is listed in the summary");
+    args.parse(argc, argv);
+    const double threshold = args.number("threshold", 0, 1), csv_floor = std::min(threshold, 0.25);
+    std::vector<std::string> labs = split_words(args.text("labs"));
+    std::map<std::string, LabPlan> plans = load_plans(args.text("manifests"), labs);
+    std::string students = args.text("out") + "/students";
+    std::string csv = "lab,student_a,student_b,shared,common_fingerprints\n", summary;
+    for (const std::string& lab : labs) {
+        const LabPlan& plan = plans.at(lab);
+        std::string starter_text;
+        for (const std::string& file : plan.student_files) starter_text += read_file(args.text("manifests") + "/" + lab + "/" + file);
+        std::set<uint64_t> starter = fingerprints(similarity_tokens(starter_text));
+        std::vector<Submission> submissions;
+        for (const std::string& name : student_folders(students)) {
+            std::string text, folder = students + "/" + name + "/" + lab + "/files/";
+            bool any = false;
+            for (const std::string& file : plan.student_files)
+                if (exists(folder + file)) text += read_file(folder + file), any = true;
+            if (any) submissions.push_back(make_submission(name, text, starter));
+        }
+        for (const SimilarPair& p : similar_pairs(submissions, csv_floor, 10)) {
+            char shared[16];
+            std::snprintf(shared, sizeof shared, "%.3f", p.shared);
+            csv += csv_row({lab, spreadsheet_text(p.a), spreadsheet_text(p.b), shared, std::to_string(p.common)}) + "\n";
+            if (p.shared >= threshold)
+                summary += "  " + lab + "  " + p.a + " and " + p.b + ": " + shared + " of their own fingerprints shared (" +
+                           std::to_string(p.common) + ")\n";
+        }
+    }
+    write_file(args.text("out") + "/similarity.csv", csv);
+    std::printf("\nSimilar submissions (instructor only; all pairs from %.2f in similarity.csv): %s\n%s", csv_floor,
+                summary.empty() ? "none over the threshold" : "over the threshold", summary.c_str());
+    return 0;
+}
+
 int cmd_gpus(int argc, char** argv) {
     ArgParser args("grader gpus", "Prints the number of usable CUDA devices, or why there is none (exit 3).");
     args.parse(argc, argv);
@@ -299,7 +344,7 @@ const std::map<std::string, Command>& commands() {
         {"plan", cmd_plan},     {"unrecorded", cmd_unrecorded}, {"scan-includes", cmd_scan_includes},
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference},
         {"check", cmd_check},   {"score", cmd_score},           {"report", cmd_report},
-        {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}};
+        {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"similarity", cmd_similarity}};
     return table;
 }
 

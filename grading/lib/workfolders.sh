@@ -94,6 +94,9 @@ prepare_lab_folder() {
             return 1
         fi
     done
+    # A copy for the similarity report (grader similarity), in the instructor's folder only.
+    mkdir -p -- "$dir/files"
+    for ((i = 0; i < ${#files[@]}; i += 2)); do cp -- "$box/labs/$lab/${files[i]}" "$dir/files/"; done
     # Includes that reach outside the lab would let the build read the grader's files.
     "$GRADER" scan-includes --manifests "$REPO/labs" --lab "$lab" --sources "$box/labs/$lab" >"$dir/problems.txt"
     case $? in

@@ -8,7 +8,8 @@
 #     `tar -tv` out of sight), and a zip whose headers understate its sizes;
 #   - .zip submissions open where unzip is not installed;
 #   - a name a spreadsheet would run as a formula, terminal escapes in a file name, and two
-#     entries for one student (the newest is graded, with a note; a tie is refused).
+#     entries for one student (the newest is graded, with a note; a tie is refused);
+#   - identical submissions, which the instructor's similarity report must list.
 # A plain correct submission graded in the same run keeps full marks.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -102,4 +103,9 @@ check "pat: the newer of pat/ and pat.tgz is graded" test "$(labcpu_points "$out
 check "pat: the feedback says which entry was graded and which ignored" \
     feedback_has pat "Note: graded pat.tgz, the newest of the entries for this student (pat, pat.tgz); the others were ignored"
 check "sam: two entries changed at the same moment are both refused" feedback_has sam "changed at the same time: keep one"
+# 5. Copies: good, +cmd, pat and zipper all handed in the same solution.
+check "the summary lists the identical submissions as similar" \
+    bash -c "grep -q '^Similar submissions' '$out/summary.txt' && grep -qE 'labcpu  good and pat: 1.000' '$out/summary.txt'"
+check "similarity.csv has the pairs, for the instructor" grep -q '^labcpu,good,pat,1.000,' "$out/similarity.csv"
+check "no feedback mentions it" bash -c "! grep -rl -i 'similar' '$out'/students/*/feedback.md '$out'/students/*/results.json"
 finish
