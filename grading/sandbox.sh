@@ -17,10 +17,12 @@
 #   bwrap    bubblewrap: read-only system, new /dev with only the GPU nodes added (--gpu),
 #            private /tmp and /dev/shm, no network, own PID/IPC/UTS namespaces (every process
 #            dies with the sandbox), the --hide paths replaced by empty folders.
-#   rlimits  no namespaces: the limits above, a private TMPDIR in the box, a private network
-#            namespace with --netns (root only, util-linux unshare), and with --uid every
-#            process of that uid is killed afterwards and its files in /tmp, /var/tmp and
-#            /dev/shm are removed.
+#   rlimits  the limits above and a private TMPDIR in the box; with --namespaces (root only,
+#            util-linux unshare) its own network, IPC and PID namespaces with a /proc of its
+#            own, so it reaches no network, sees no other process (nor the grader's command
+#            lines) and its System V IPC objects vanish with it; with --uid every process of
+#            that uid is killed afterwards and its files in /tmp, /var/tmp and /dev/shm are
+#            removed.
 #   --uid U  (root only) run as the unprivileged uid U (setpriv): the process limit does not
 #            hold for root, and file permissions keep the grader's files away. The caller
 #            gives each concurrent sandbox its own uid and makes the box U's.
@@ -35,7 +37,7 @@ usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 die_usage() { echo "sandbox.sh: $1 (see --help)" >&2; exit 2; }
 
 isolation="" box="" status_file="" stdout_file=/dev/null stderr_file=/dev/null
-wall=60 cpu="" nproc=128 fsize=$((64 << 20)) nofile=1024 uid="" gpu=no netns=no
+wall=60 cpu="" nproc=128 fsize=$((64 << 20)) nofile=1024 uid="" gpu=no namespaces=no
 hide=() extra_env=()
 while (($#)); do
     case $1 in
@@ -52,7 +54,7 @@ while (($#)); do
         --nofile) nofile=${2-}; shift 2 ;;
         --uid) uid=${2-}; shift 2 ;;
         --gpu) gpu=yes; shift ;;
-        --netns) netns=yes; shift ;;
+        --namespaces) namespaces=yes; shift ;;
         --hide) hide+=("${2-}"); shift 2 ;;
         --env) extra_env+=("${2-}"); shift 2 ;;
         --) shift; break ;;
@@ -67,7 +69,7 @@ for number in "$wall" "$nproc" "$fsize" "$nofile" ${cpu:+"$cpu"} ${uid:+"$uid"};
     [[ $number =~ ^[0-9]+$ ]] || die_usage "'$number' is not a whole number"
 done
 [[ -z $uid || $EUID == 0 ]] || die_usage "--uid needs root"
-[[ $netns == no || $EUID == 0 ]] || die_usage "--netns needs root"
+[[ $namespaces == no || $EUID == 0 ]] || die_usage "--namespaces needs root"
 box=$(realpath -e "$box")
 cpu=${cpu:-$((wall + 5))}
 
@@ -101,7 +103,7 @@ as_user=()
 
 case $isolation in
     bwrap)
-        jail=(bwrap --ro-bind / / --dev /dev --proc /proc --unshare-net --unshare-pid --unshare-ipc --unshare-uts
+        jail=(--ro-bind / / --dev /dev --proc /proc --unshare-net --unshare-pid --unshare-ipc --unshare-uts
               --unshare-cgroup-try --hostname sandbox --new-session --die-with-parent)
         # A size for the private /tmp where this bubblewrap knows --size (0.8 and later).
         tmp_size=()
@@ -115,15 +117,21 @@ case $isolation in
                 [[ -e $node ]] && jail+=(--dev-bind "$node" "$node")
             done
         fi
-        jail+=(--bind "$box" "$box" --chdir "$box" --)
-        chain=(timeout -s KILL "$wall" "${limits[@]}" "${as_user[@]}" "${jail[@]}" "${environment[@]}" "$@")
+        jail+=(--bind "$box" "$box" --chdir "$box")
+        # bubblewrap reads its options from a pipe (--args), so that its command line, which
+        # the sandboxed program can read in /proc, names none of the grader's paths.
+        bwrap_options=$(printf '%s\0' "${jail[@]}" | base64 -w0)
+        chain=(timeout -s KILL "$wall" "${limits[@]}" "${as_user[@]}" bwrap --args 3 -- "${environment[@]}" "$@")
         description="bwrap"
         ;;
     rlimits)
-        network=()
-        [[ $netns == yes ]] && network=(unshare --net --)
-        chain=(timeout -s KILL "$wall" "${network[@]}" "${limits[@]}" "${as_user[@]}" "${environment[@]}" "$@")
-        description="rlimits${uid:+,uid}${network:+,netns}"
+        private=()
+        # In its own PID namespace the first process ignores signals it has no handler for
+        # (SIGXFSZ would not stop a flood): a shell is that first process, the command its child.
+        [[ $namespaces == yes ]] &&
+            private=(unshare --net --ipc --uts --pid --fork --kill-child --mount --mount-proc -- /bin/sh -c '"$@"; exit $?' sandbox-init)
+        chain=(timeout -s KILL "$wall" "${private[@]}" "${limits[@]}" "${as_user[@]}" "${environment[@]}" "$@")
+        description="rlimits${uid:+,uid}${private:+,namespaces}"
         ;;
 esac
 
@@ -136,6 +144,7 @@ isolated_start() {
         ((fd > 2)) && eval "exec $fd>&-"
     done
     echo 1000 >/proc/self/oom_score_adj 2>/dev/null
+    [[ -n ${bwrap_options-} ]] && exec 3< <(base64 -d <<<"$bwrap_options")
     exec "${chain[@]}"
 }
 start=$EPOCHREALTIME

@@ -1,6 +1,6 @@
 # Chooses the sandbox for this machine (grading/sandbox.sh) and says plainly what it is.
 # Sourced by grade.sh. Sets ISOLATION (bwrap or rlimits), SANDBOX_UID_BASE (empty when the
-# sandbox runs as the grader's own user), SANDBOX_NETNS (yes/no) and ISOLATION_TEXT.
+# sandbox runs as the grader's own user), SANDBOX_NAMESPACES (yes/no) and ISOLATION_TEXT.
 #
 # Order of preference: bubblewrap, then rlimits. As root, the sandbox drops to unprivileged
 # uids SANDBOX_UID_BASE + slot (GRADE_SANDBOX_UID, default 61000; "off" keeps root, which is
@@ -11,13 +11,13 @@
 
 # Runs a probe command in the candidate sandbox; succeeds when it ran and exited 0.
 probe_sandbox() {
-    local isolation=$1 uid=$2 netns=$3 gpu=$4 box=$BOXES/.probe
+    local isolation=$1 uid=$2 namespaces=$3 gpu=$4 box=$BOXES/.probe
     rm -rf -- "$box" && mkdir -p -- "$box" && cp -- "$GRADER" "$box/grader"
     [[ -n $uid ]] && chown -R "$uid:$uid" "$box"
     local options=(--isolation "$isolation" --box "$box" --status "$PRIVATE/probe.tsv" --stdout "$PRIVATE/probe.out"
                    --stderr "$PRIVATE/probe.out" --wall 60)
     [[ -n $uid ]] && options+=(--uid "$uid")
-    [[ $netns == yes ]] && options+=(--netns)
+    [[ $namespaces == yes ]] && options+=(--namespaces)
     local command=(/bin/true)
     if [[ $gpu == yes ]]; then
         options+=(--gpu --env "CUDA_VISIBLE_DEVICES=${GPU_IDS[0]}")
@@ -68,10 +68,10 @@ choose_box_root() {
     TEMPORARY_BOXES=$BOXES
 }
 
-# Probes the sandboxes, best first. Sets ISOLATION, SANDBOX_NETNS and ISOLATION_TEXT.
+# Probes the sandboxes, best first. Sets ISOLATION, SANDBOX_NAMESPACES and ISOLATION_TEXT.
 choose_isolation() {
     local request=$1 have_gpu=$2 why_not_bwrap="" uid_note=$SANDBOX_USER_TEXT
-    SANDBOX_NETNS=no
+    SANDBOX_NAMESPACES=no
     local probe_uid=$SANDBOX_UID_BASE
     if [[ $request == auto || $request == bwrap ]]; then
         if ! command -v bwrap >/dev/null; then
@@ -86,17 +86,20 @@ choose_isolation() {
             return 0
         fi
         [[ $request == bwrap ]] && die "--sandbox bwrap: $why_not_bwrap" 2
+        # Without bubblewrap a student's program could read what the grader's user can read
+        # (and, as the grader's own user, much more): never fall back to that silently.
+        die "$why_not_bwrap: install it (sudo apt-get install bubblewrap), or grade with --sandbox rlimits to accept weaker isolation (grading/README.md, \"Isolation\")" 2
     fi
     ISOLATION=rlimits
-    if ((EUID == 0)) && command -v unshare >/dev/null && unshare --net true 2>/dev/null &&
+    if ((EUID == 0)) && command -v unshare >/dev/null && unshare --net --ipc --pid --fork --mount --mount-proc true 2>/dev/null &&
        probe_sandbox rlimits "$probe_uid" yes "$have_gpu"; then
-        SANDBOX_NETNS=yes
+        SANDBOX_NAMESPACES=yes
     elif ! probe_sandbox rlimits "$probe_uid" no "$have_gpu"; then
         die "the sandbox cannot run a program on this machine ($(tail -1 "$PRIVATE/probe.out" 2>/dev/null)); with a GPU, check that uid ${probe_uid:-$EUID} may open /dev/nvidia*" 1
     fi
-    local network="no network (private network namespace)"
-    [[ $SANDBOX_NETNS == no ]] && network="NETWORK REACHABLE (no network namespace available)"
-    ISOLATION_TEXT="rlimits only${why_not_bwrap:+ ($why_not_bwrap)}: $uid_note; $network; private TMPDIR; limits on wall clock, processes, file size and CPU time; the system is protected by file permissions, not made read-only"
+    local private="no network, own IPC and PID namespaces (private network, IPC and PID namespaces)"
+    [[ $SANDBOX_NAMESPACES == no ]] && private="NETWORK REACHABLE and other processes visible (no namespaces available)"
+    ISOLATION_TEXT="WEAKER ISOLATION, chosen with --sandbox rlimits: $uid_note; $private; private TMPDIR; limits on wall clock, processes, file size and CPU time; the system is protected by file permissions, not made read-only"
 }
 
 # Arguments for sandbox.sh common to every sandboxed command of worker SLOT.
@@ -104,7 +107,7 @@ sandbox_options() {
     local slot=$1
     SANDBOX_ARGS=(--isolation "$ISOLATION")
     [[ -n $SANDBOX_UID_BASE ]] && SANDBOX_ARGS+=(--uid $((SANDBOX_UID_BASE + slot)))
-    [[ $SANDBOX_NETNS == yes ]] && SANDBOX_ARGS+=(--netns)
+    [[ $SANDBOX_NAMESPACES == yes ]] && SANDBOX_ARGS+=(--namespaces)
     local path
     for path in "${HIDDEN_PATHS[@]}"; do SANDBOX_ARGS+=(--hide "$path"); done
 }

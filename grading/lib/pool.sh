@@ -1,6 +1,7 @@
 # A pool of workers for grade.sh: run_pool WORKERS FUNCTION ITEM... calls FUNCTION SLOT ITEM
-# for every item, WORKERS at a time; SLOT (0 .. WORKERS-1) says which worker runs it, so each
-# worker can have its own sandbox uid or its own GPU. Items are taken in order as workers
+# NUMBER for every item, WORKERS at a time; SLOT (0 .. WORKERS-1) says which worker runs it, so
+# each worker can have its own sandbox uid or its own GPU; NUMBER (1, 2, ...) is the item's
+# place in the list, so each item can have a sandbox uid of its own. Items are taken in order as workers
 # free up, so one slow item does not hold back the others. Sourced, not run.
 
 run_pool() {
@@ -14,7 +15,8 @@ run_pool() {
     for ((slot = 0; slot < workers && slot < $#; slot++)); do
         (
             local item
-            while item=$(take_item "$queue"); do "$function" "$slot" "$item"; done
+            local taken
+            while taken=$(take_item "$queue"); do "$function" "$slot" "${taken#* }" "${taken%% *}"; done
         ) &
         pids+=($!)
     done
@@ -22,7 +24,7 @@ run_pool() {
     rm -rf -- "$queue"
 }
 
-# Prints the next untaken item of the queue; fails when none is left.
+# Prints "NUMBER ITEM" for the next untaken item of the queue; fails when none is left.
 take_item() {
     local queue=$1 lock taken item
     exec {lock}>"$queue/lock"
@@ -31,5 +33,5 @@ take_item() {
     item=$(sed -n "$((taken + 1))p" "$queue/items")
     echo $((taken + 1)) >"$queue/taken"
     exec {lock}>&-
-    [[ -n $item ]] && printf '%s\n' "$item"
+    [[ -n $item ]] && printf '%s %s\n' $((taken + 1)) "$item"
 }

@@ -221,12 +221,14 @@ run_cases() {
     ((${#timed[@]} == 0)) || with_gpu exclusive "$gpu" run_group "$slot" "$gpu" "$student" "$lab" "${timed[@]}"
 }
 
-# run_student_lab SLOT "STUDENT<TAB>LAB": the runners' worker function. RUNNERS_PER_GPU runners
-# share each GPU (slot modulo the number of GPUs picks it); each runner has its own sandbox uid.
+# run_student_lab SLOT "STUDENT<TAB>LAB" NUMBER: the runners' worker function. RUNNERS_PER_GPU
+# runners share each GPU (slot modulo the number of GPUs picks it). Each student x lab runs as a
+# sandbox uid of its own (from its place in the list), so nothing one student's runs leave
+# behind belongs to the next student's uid.
 run_student_lab() {
-    local slot=$1 student lab
+    local slot=$1 number=$3 student lab
     IFS=$'\t' read -r student lab <<<"$2"
-    local gpu=${GPU_IDS[$((slot % ${#GPU_IDS[@]}))]} sandbox_slot=$((100 + slot))
+    local gpu=${GPU_IDS[$((slot % ${#GPU_IDS[@]}))]} sandbox_slot=$((100 + (number - 1) % 900))
     local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
     if [[ -e $PRIVATE/gpu-lost-$gpu ]]; then
         echo "GPU $gpu stopped working during grading; grade again with --resume" >"$dir/not-run.txt"

@@ -7,8 +7,12 @@
 # it, through a lock, for as long as this shell lives. Sets SANDBOX_UID_BASE; fails when none
 # is free.
 reserve_sandbox_uids() {
-    local requested=${1-} lock_dir=/run/lock base candidates=()
-    [[ -d $lock_dir && -w $lock_dir ]] || lock_dir=/tmp
+    # The locks live where only root may create files (/run), never in a world-writable
+    # folder like /run/lock or /tmp, where a sandboxed program could create them first and
+    # keep every later grading run from starting.
+    local requested=${1-} lock_dir=/run base candidates=()
+    [[ -d $lock_dir && -w $lock_dir && ! -k $lock_dir && $(stat -c %u "$lock_dir") == 0 ]] ||
+        { echo "reserve_sandbox_uids: $lock_dir is not a folder only root writes to" >&2; return 1; }
     if [[ -n $requested ]]; then
         candidates=("$requested")
     else

@@ -15,6 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
 source tests/scripts/grading-lib/labcpu.sh
+source tests/scripts/grading-lib/sandbox.sh
 BUILD=${BUILD:-build}
 [[ $BUILD == /* ]] || BUILD=$PWD/$BUILD
 work=$(mktemp -d /tmp/grading-attacks-test.XXXXXX)

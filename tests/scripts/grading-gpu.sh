@@ -20,6 +20,7 @@ if [[ -z ${CHECK_ONLY-} ]] && ! reason=$("$BUILD/bin/gpu-limits" 2>&1 >/dev/null
 fi
 source mk/manifest.sh
 source tests/scripts/grading-lib/variants.sh
+source tests/scripts/grading-lib/sandbox.sh
 work=$(mktemp -d /tmp/grading-gpu-test.XXXXXX)
 trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work"' EXIT
 
@@ -38,7 +39,7 @@ grade_variants() {
         out=$CHECK_ONLY/$lab/out status=0
         cp "$out/summary.txt" "$work/$lab/screen.txt"
     else
-        grading/grade.sh --labs "$lab" --out "$out" --time-limit "${GRADE_TEST_TIME_LIMIT:-10}" "$subs" >"$work/$lab/screen.txt" 2>&1
+        grading/grade.sh --sandbox "$(best_sandbox)" --labs "$lab" --out "$out" --time-limit "${GRADE_TEST_TIME_LIMIT:-10}" "$subs" >"$work/$lab/screen.txt" 2>&1
         status=$?
     fi
     sed -n '/^student /,$p' "$work/$lab/screen.txt"

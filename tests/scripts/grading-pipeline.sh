@@ -18,6 +18,7 @@ trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work"' EXIT
 fixtures=$main/tests/grading/fixtures
 
 source tests/scripts/grading-lib/labcpu.sh
+source tests/scripts/grading-lib/sandbox.sh
 repo=$work/course
 make_labcpu_course "$repo"
 
@@ -57,7 +58,7 @@ grade_class() {
     sed -n '/^student /,/^$/p' "$work/screen.txt"
     check "grade.sh grades the class (status $status, $(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)" test "$status" == 0
     ((status == 0)) || { tail -30 "$work/screen.txt"; return; }
-    check "the sandbox used is the one asked for" grep -q "^Sandbox: $([[ $sandbox == bwrap ]] && echo bubblewrap || echo rlimits)" "$work/screen.txt"
+    check "the sandbox used is the one asked for" grep -q "^Sandbox: $([[ $sandbox == bwrap ]] && echo bubblewrap || echo "WEAKER ISOLATION, chosen with --sandbox rlimits")" "$work/screen.txt"
     check "the reference outputs were made" grep -q "reference outputs: labcpu small big" "$work/screen.txt"
     # Maximum: (1 + 2) points x 3 parts, and 1 performance point x 3 parts on case big.
     check "good: full marks" points_of good 12

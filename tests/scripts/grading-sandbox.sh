@@ -107,7 +107,7 @@ test_isolation() {
 
     "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --stdout "$work/out.txt" --wall 30 \
         "${options[@]}" -- ./hostile connect 127.0.0.1 "$port"
-    if [[ $isolation == bwrap || " ${options[*]} " == *" --netns "* ]]; then
+    if [[ $isolation == bwrap || " ${options[*]} " == *" --namespaces "* ]]; then
         check "opening a network connection fails ($(cat "$work/out.txt"))" grep -q '^refused' "$work/out.txt"
     else
         echo "note  no network namespace in this isolation: the connection $(cat "$work/out.txt")"
@@ -116,6 +116,22 @@ test_isolation() {
     if [[ -n $uid ]]; then
         "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --wall 30 "${options[@]}" -- ./hostile escape 60
         check "a process that left its group does not outlive the sandbox" test "$(live_tasks_of_uid "$uid")" == 0
+    fi
+
+    # What a sandboxed run could learn or leave for the next one: the grader's command lines
+    # (its paths; the sandbox's own arguments name them), and System V shared memory.
+    if [[ $isolation == bwrap || " ${options[*]} " == *" --namespaces "* ]]; then
+        printf '%s\n' "$work/status.tsv" >"$box/word.txt"  # the sandbox's own --status: the grader's side
+        "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --stdout "$work/out.txt" --wall 30 \
+            "${options[@]}" -- ./hostile cmdlines word.txt
+        check "no command line outside the sandbox is visible ($(tail -1 "$work/out.txt"))" grep -q " 0 with the word$" "$work/out.txt"
+        local key=$((4242 + isolations))
+        "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --stdout "$work/out.txt" --wall 30 \
+            "${options[@]}" -- ./hostile shm "$key"
+        check "a shared-memory segment dies with the sandbox ($(cat "$work/out.txt"))" \
+            bash -c "! ipcs -m 2>/dev/null | awk '{ print \$1 }' | grep -qix '$(printf '0x%08x' "$key")'"
+    else
+        echo "note  no namespaces in this isolation: other processes and System V IPC are shared"
     fi
 }
 
@@ -135,7 +151,8 @@ else
     echo "note  bubblewrap is not usable here: only the rlimits isolation is tested"
 fi
 rlimits_options=("${uid_options[@]}")
-((EUID == 0)) && unshare --net true 2>/dev/null && rlimits_options=(--netns "${uid_options[@]}")
+((EUID == 0)) && unshare --net --ipc --pid --fork --mount --mount-proc true 2>/dev/null &&
+    rlimits_options=(--namespaces "${uid_options[@]}")
 test_isolation rlimits "${rlimits_options[@]}"
 isolations=$((isolations + 1))
 

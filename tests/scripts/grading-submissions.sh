@@ -9,7 +9,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
+source tests/scripts/grading-lib/sandbox.sh
 export CUDA_ARCH=${CUDA_ARCH:-90}  # one architecture: the builds stay fast
+sandbox=$(best_sandbox)
 work=$(mktemp -d /tmp/grading-submissions-test.XXXXXX)
 trap 'rm -rf -- "$work"' EXIT
 subs=$work/submissions out=$work/out
@@ -74,7 +76,7 @@ if [[ ${GPU:-no} == yes ]]; then
     mode=(--build-only)
     expected_status=0
 fi
-grading/grade.sh --out "$out" --jobs 2 "${mode[@]}" "$subs" >"$work/screen.txt" 2>&1
+grading/grade.sh --sandbox "$sandbox" --out "$out" --jobs 2 "${mode[@]}" "$subs" >"$work/screen.txt" 2>&1
 status=$?
 tail -25 "$work/screen.txt"
 check "grade.sh finishes with status $expected_status (got $status)" test "$status" == "$expected_status"
@@ -111,26 +113,35 @@ check "oli: the include outside the lab" feedback_has oli "reaches outside the l
 check "nothing was unpacked outside the submission folders" test ! -e "$work/matmul.cu" -a ! -e "$out/matmul.cu"
 
 # The output folder is never reused or overwritten unless asked.
-grading/grade.sh --out "$out" "$subs" >"$work/again.txt" 2>&1
+grading/grade.sh --sandbox "$sandbox" --out "$out" "$subs" >"$work/again.txt" 2>&1
 check "a second run into the same folder is refused (status 2)" test $? == 2
 check "... and says how to resume or regrade" grep -q -- "--resume" "$work/again.txt"
 mkdir -p "$work/mine" && echo precious >"$work/mine/notes.txt"
-grading/grade.sh --out "$work/mine" --regrade "$subs" >"$work/mine.txt" 2>&1
+grading/grade.sh --sandbox "$sandbox" --out "$work/mine" --regrade "$subs" >"$work/mine.txt" 2>&1
 check "a folder the grader did not make is refused, even with --regrade" test $? == 2 -a "$(cat "$work/mine/notes.txt")" == precious
 
 before=$(stat -c %Y "$out/students/erin/lab1/score.tsv")
-grading/grade.sh --out "$out" --jobs 2 --resume "${mode[@]}" "$subs" >"$work/resume.txt" 2>&1
+grading/grade.sh --sandbox "$sandbox" --out "$out" --jobs 2 --resume "${mode[@]}" "$subs" >"$work/resume.txt" 2>&1
 check "--resume keeps what was done (erin's score untouched)" test "$(stat -c %Y "$out/students/erin/lab1/score.tsv")" == "$before"
 check "--resume reports the labs it kept" grep -q "labs already done and kept: $((${#students[@]} - ${#built[@]}))" "$work/resume.txt"
-grading/grade.sh --out "$out" --jobs 2 --regrade --student dan "${mode[@]}" "$subs" >"$work/regrade.txt" 2>&1
+grading/grade.sh --sandbox "$sandbox" --out "$out" --jobs 2 --regrade --student dan "${mode[@]}" "$subs" >"$work/regrade.txt" 2>&1
 check "--regrade --student grades that student again" grep -q "Students: 1 (labs already done and kept: 0); builds to run: 1" "$work/regrade.txt"
 check "... and the gradebook still lists everyone" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == "${#students[@]}"
-grading/grade.sh --out "$out" --resume --student nobody "$subs" >/dev/null 2>&1
+grading/grade.sh --sandbox "$sandbox" --out "$out" --resume --student nobody "$subs" >/dev/null 2>&1
 check "an unknown --student is refused (status 2)" test $? == 2
 
 grading/grade.sh --help >"$work/help.txt"
 check "--help explains the options" grep -q -- "--sandbox MODE" "$work/help.txt"
 grading/grade.sh --jobs zero "$subs" >/dev/null 2>&1
 check "a bad option value is refused (status 2)" test $? == 2
+
+# Without a working bubblewrap, the default sandbox refuses to grade rather than fall back to
+# rlimits unasked: a bwrap that cannot start comes first in PATH.
+mkdir -p "$work/broken-bwrap" && printf '#!/bin/sh\necho "bwrap: no namespaces here" >&2\nexit 1\n' >"$work/broken-bwrap/bwrap"
+chmod +x "$work/broken-bwrap/bwrap"
+PATH=$work/broken-bwrap:$PATH grading/grade.sh --out "$work/no-bwrap" --build-only "$subs" >"$work/no-bwrap.txt" 2>&1
+status=$?
+check "without bubblewrap, the default sandbox refuses to grade (status $status)" test "$status" == 2
+check "... naming the way out" grep -q "install it (sudo apt-get install bubblewrap), or grade with --sandbox rlimits" "$work/no-bwrap.txt"
 
 finish
