@@ -137,6 +137,35 @@ int cmd_scan_includes(int argc, char** argv) {
     return found ? 1 : 0;
 }
 
+// After the build: what the compiler read for each student file (its -MMD list) must lie in the
+// box's lab, its common/ or an --allow folder (the CUDA toolkit), and the preprocessed file
+// must hold no assembler .incbin. Prints one line per problem; exit 1 if any.
+int cmd_scan_build(int argc, char** argv) {
+    ArgParser args("grader scan-build", "Checks what a student build read; prints each problem, exit 1 if any.");
+    lab_options(args);
+    args.option("box", "DIR", "", "the student's built work folder");
+    args.option("allow", "DIRS", "", "further folders the build may read, blank-separated (the CUDA toolkit)");
+    args.parse(argc, argv);
+    LabPlan plan = plan_from(args);
+    std::string box = args.text("box");
+    std::vector<std::string> allowed = {box + "/labs/" + plan.lab, box + "/common"};
+    for (const std::string& dir : split_words(args.text("allow"))) allowed.push_back(dir);
+    std::vector<std::string> problems;
+    for (const std::string& file : plan.student_files) {
+        std::string deps = box + "/build/obj/labs/" + plan.lab + "/" + file + ".d";
+        std::string pre = box + "/build/pre/labs/" + plan.lab + "/" + file + ".ii";
+        if (!exists(deps) || !exists(pre)) {
+            problems.push_back(file + ": the build left no record of what it read");
+            continue;
+        }
+        for (const std::string& p : outside_dependencies(file, read_file(deps), box, allowed)) problems.push_back(p);
+        if (has_incbin(read_file(pre, 256 << 20)))
+            problems.push_back(file + ": an assembler .incbin reads a file at build time, which is not allowed");
+    }
+    for (const std::string& p : problems) std::printf("%s\n", p.c_str());
+    return problems.empty() ? 0 : 1;
+}
+
 int cmd_scan_forbidden(int argc, char** argv) {
     ArgParser args("grader scan-forbidden", "Looks for the lab's forbidden APIs in the student files and their symbols.");
     lab_options(args);
@@ -342,6 +371,7 @@ int cmd_gpus(int argc, char** argv) {
 const std::map<std::string, Command>& commands() {
     static const std::map<std::string, Command> table = {
         {"plan", cmd_plan},     {"unrecorded", cmd_unrecorded}, {"scan-includes", cmd_scan_includes},
+        {"scan-build", cmd_scan_build},
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference},
         {"check", cmd_check},   {"score", cmd_score},           {"report", cmd_report},
         {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"similarity", cmd_similarity}};

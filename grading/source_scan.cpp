@@ -1,8 +1,11 @@
 #include "source_scan.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cctype>
+#include <cstdlib>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "result_files.hpp"
@@ -129,6 +132,89 @@ std::vector<std::string> find_outside_includes(const std::string& file_name, con
                                "\" reaches outside the lab: include only the lab's headers and system headers");
     }
     return problems;
+}
+
+std::vector<std::string> outside_dependencies(const std::string& file_name, const std::string& dependencies,
+                                              const std::string& box, const std::vector<std::string>& allowed_dirs) {
+    // "target: dep dep \<newline> dep", then (-MP) "dep:" lines; a blank inside a name is "\ ".
+    std::vector<std::string> words;
+    std::string word;
+    auto flush = [&] {
+        if (!word.empty()) words.push_back(word);
+        word.clear();
+    };
+    for (size_t i = 0; i < dependencies.size(); ++i) {
+        char c = dependencies[i];
+        if (c == '\\' && i + 1 < dependencies.size() && dependencies[i + 1] == ' ') word += dependencies[++i];
+        else if (c == '\\' && i + 1 < dependencies.size() && dependencies[i + 1] == '\n') ++i, flush();
+        else if (std::isspace(static_cast<unsigned char>(c))) flush();
+        else word += c;
+    }
+    flush();
+    // The real path; for a file that does not exist, the path with its . and .. resolved.
+    auto real = [](const std::string& path) {
+        char resolved[PATH_MAX];
+        if (realpath(path.c_str(), resolved)) return std::string(resolved);
+        std::vector<std::string> parts;
+        std::istringstream in(path);
+        for (std::string part; std::getline(in, part, '/');) {
+            if (part == "..") {
+                if (!parts.empty()) parts.pop_back();
+            } else if (!part.empty() && part != ".") {
+                parts.push_back(part);
+            }
+        }
+        std::string normal;
+        for (const std::string& part : parts) normal += "/" + part;
+        return normal.empty() ? std::string("/") : normal;
+    };
+    std::vector<std::string> allowed;
+    for (const std::string& dir : allowed_dirs) allowed.push_back(real(dir));
+    std::vector<std::string> problems;
+    std::set<std::string> seen;
+    for (size_t i = 0; i < words.size(); ++i) {
+        const std::string& w = words[i];
+        if (w == ":" || w.back() == ':' || (i + 1 < words.size() && words[i + 1] == ":")) continue;  // a target
+        std::string path = w[0] == '/' ? w : box + "/" + w;
+        std::string resolved = real(path);
+        bool inside = false;
+        for (const std::string& dir : allowed) inside |= resolved.rfind(dir + "/", 0) == 0;
+        if (!inside && seen.insert(resolved).second)
+            problems.push_back(file_name + ": its build read " + clean_line(w, 160) +
+                               ", outside the lab: include only the lab's headers and system headers");
+    }
+    return problems;
+}
+
+bool has_incbin(const std::string& text) {
+    std::string joined;  // the current run of adjacent string literals, joined
+    size_t i = 0;
+    auto lower_has = [](std::string s) {
+        std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+        return s.find(".incbin") != std::string::npos;
+    };
+    while (i < text.size()) {
+        if (text[i] == '"') {
+            size_t j = i + 1;
+            while (j < text.size() && text[j] != '"' && text[j] != '\n') j += text[j] == '\\' ? 2 : 1;
+            joined += text.substr(i + 1, std::min(j, text.size()) - i - 1);
+            i = j + 1;
+            size_t next = text.find_first_not_of(" \t\r\n", std::min(i, text.size()));
+            if (next == std::string::npos || text[next] != '"') {
+                if (lower_has(joined)) return true;
+                joined.clear();
+            } else {
+                i = next;
+            }
+        } else if (text[i] == '\'') {  // a character literal: '"' must not open a string
+            size_t j = i + 1;
+            while (j < text.size() && text[j] != '\'' && text[j] != '\n') j += text[j] == '\\' ? 2 : 1;
+            i = j + 1;
+        } else {
+            ++i;
+        }
+    }
+    return lower_has(joined);
 }
 
 void write_forbidden(const std::string& path, const std::vector<ForbiddenMatch>& matches) {

@@ -32,5 +32,17 @@ std::vector<ForbiddenMatch> find_forbidden(const LabPlan& plan, const std::map<s
 // One sentence per offending line, "matmul.cu:3: #include \"/etc/passwd\" reaches outside the lab".
 std::vector<std::string> find_outside_includes(const std::string& file_name, const std::string& source);
 
+// What the build itself read, which no spelling of a source can hide (a digraph `%:include`, a
+// directive split by a line continuation, a macro): the files a student file's compilation
+// depended on, from the compiler's own list (make's format, `-MMD`), must all lie in one of
+// `allowed_dirs` (the box's copy of the lab and of common/). Relative paths are the box's.
+// One sentence per file outside them.
+std::vector<std::string> outside_dependencies(const std::string& file_name, const std::string& dependencies,
+                                              const std::string& box, const std::vector<std::string>& allowed_dirs);
+
+// True when the preprocessed text holds an assembler `.incbin` (which reads a file at build
+// time) in a string literal, also one made of adjacent literals (".inc" "bin").
+bool has_incbin(const std::string& preprocessed);
+
 void write_forbidden(const std::string& path, const std::vector<ForbiddenMatch>& matches);
 std::vector<ForbiddenMatch> read_forbidden(const std::string& path);  // throws FormatError when absent

@@ -38,6 +38,17 @@ grading-print-nvcc:
 grading-trusted-objects-%:
 	@$(MAKE) --no-print-directory $(call objects,$(call lab_sources,$*)) $(COMMON_OBJ)
 
+# The student files of LAB preprocessed, as the compiler saw them (grade.sh looks for an
+# assembler .incbin in them, which no spelling of the source can hide).
+$(BUILD)/pre/%.cu.ii: %.cu
+	@mkdir -p $(@D)
+	$(NVCC) -std=c++17 $(CPPFLAGS) $(lab_include) -E $< -o $@
+$(BUILD)/pre/%.cpp.ii: %.cpp
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 $(CPPFLAGS) $(lab_include) -E $< -o $@
+grading-preprocess-%:
+	@$(MAKE) --no-print-directory $(patsubst %,$(BUILD)/pre/labs/$*/%.ii,$(call lab_student_files,$*))
+
 dist:
 	mk/dist.sh $(or $(DIST),dist/$(notdir $(CURDIR))-student.tar.gz)
 

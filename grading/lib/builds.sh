@@ -14,7 +14,7 @@ build_one() {
     lend_box "$box" "$slot"
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$dir/build/sandbox.tsv" --stdout "$dir/build/log.txt" \
         --stderr "$dir/build/log.txt" --wall "$BUILD_WALL" --nproc 256 --fsize $((1 << 30)) -- \
-        make --no-print-directory BUILD=build CUDA_ARCH="$CUDA_ARCH" "$lab-build"
+        make --no-print-directory BUILD=build CUDA_ARCH="$CUDA_ARCH" "$lab-build" "grading-preprocess-$lab"
     take_back_box "$box"
     add_time build "$(seconds_since "$started")"
     local outcome exit_code binary=$box/build/bin/$lab-student
@@ -26,9 +26,23 @@ build_one() {
         echo failed >"$dir/build/status"
     else
         echo ok >"$dir/build/status"
-        scan_forbidden "$student" "$lab" || echo failed >"$dir/build/status"
+        scan_build "$student" "$lab" && scan_forbidden "$student" "$lab" || echo failed >"$dir/build/status"
     fi
     log "build $student $lab: $(<"$dir/build/status")"
+}
+
+# What the build read (the compiler's own list, and .incbin in the preprocessed files) must
+# lie in the lab, common/ or the CUDA toolkit: no spelling of an include reaches the grader's
+# files. A problem makes the submission one that cannot be graded, with the reason.
+scan_build() {
+    local student=$1 lab=$2 problems
+    local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
+    problems=$("$GRADER" scan-build --manifests "$REPO/labs" --lab "$lab" --box "$box" --allow "$(dirname "$(dirname "$(realpath -e "$NVCC")")")")
+    case $? in
+        0) return 0 ;;
+        1) printf '%s\n' "$problems" >"$dir/problems.txt"; return 1 ;;
+        *) die "grader scan-build failed on $dir" ;;
+    esac
 }
 
 # The manifest's forbidden patterns, in the sources and in the names their objects use.

@@ -4,6 +4,7 @@
 #include "catch.hpp"
 #include "lab_plan.hpp"
 #include "source_scan.hpp"
+#include "temp_folder.hpp"
 
 namespace {
 
@@ -68,4 +69,30 @@ TEST_CASE("includes that reach outside the lab are refused", "[grading][scan]") 
     CHECK(problems[2].find("macro") != std::string::npos);
     CHECK(problems[3].find(".incbin") != std::string::npos);
     CHECK(problems[4].find("#embed") != std::string::npos);
+}
+
+TEST_CASE("what the build read must lie in the lab, common/ or the toolkit", "[grading][scan]") {
+    TempFolder box;
+    box.write("labs/labT/k.cu", "");
+    box.write("labs/labT/k.h", "");
+    box.write("common/launcher.cuh", "");
+    std::string lab = box / "labs/labT", common = box / "common";
+    std::string deps = "build/obj/labs/labT/k.cu.o : labs/labT/k.cu \\\n    labs/labT/k.h common/launcher.cuh \\\n"
+                       "    /usr/local/cuda/include/cuda_runtime.h\nlabs/labT/k.h:\ncommon/launcher.cuh:\n";
+    CHECK(outside_dependencies("k.cu", deps, box.path(), {lab, common, "/usr/local/cuda"}).empty());
+    // A digraph or a split directive reached the reference solution, or a device file.
+    std::string forged = deps + "build/obj/labs/labT/k.cu.o: /work/course/solutions/labT/k.cu labs/labT/../../../etc/passwd\n";
+    std::vector<std::string> problems = outside_dependencies("k.cu", forged, box.path(), {lab, common, "/usr/local/cuda"});
+    REQUIRE(problems.size() == 2);
+    CHECK(problems[0] == "k.cu: its build read /work/course/solutions/labT/k.cu, outside the lab: include only the lab's "
+                         "headers and system headers");
+    CHECK(problems[1].find("labs/labT/../../../etc/passwd") != std::string::npos);
+}
+
+TEST_CASE(".incbin is found in string literals, also split ones", "[grading][scan]") {
+    CHECK(has_incbin("asm(\".incbin \\\"/etc/passwd\\\"\");"));
+    CHECK(has_incbin("asm(\".section .rodata\\n.inc\" \"bin \\\"x\\\"\");"));
+    CHECK(has_incbin("asm(\".inc\"\n      \"BIN x\");"));
+    CHECK_FALSE(has_incbin("int incbin = 1; const char* s = \"an .inc\"; const char* t = \"bin\";"));
+    CHECK_FALSE(has_incbin("char q = '\"'; const char* s = \".inc\";  int bin;"));
 }

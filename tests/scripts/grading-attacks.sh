@@ -9,7 +9,9 @@
 #   - .zip submissions open where unzip is not installed;
 #   - a name a spreadsheet would run as a formula, terminal escapes in a file name, and two
 #     entries for one student (the newest is graded, with a note; a tie is refused);
-#   - identical submissions, which the instructor's similarity report must list.
+#   - identical submissions, which the instructor's similarity report must list;
+#   - includes that reach the reference solution in ways no text scan sees (a digraph, a line
+#     continuation, a split .incbin), graded under rlimits where nothing else hides it.
 # A plain correct submission graded in the same run keeps full marks.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -105,6 +107,28 @@ check "pat: the feedback says which entry was graded and which ignored" \
     feedback_has pat "Note: graded pat.tgz, the newest of the entries for this student (pat, pat.tgz); the others were ignored"
 check "sam: two entries changed at the same moment are both refused" feedback_has sam "changed at the same time: keep one"
 # 5. Copies: good, +cmd, pat and zipper all handed in the same solution.
+
+# 6. Includes no text scan sees, reaching the reference solution of the course copy (made
+# readable to all, as a repository often is), graded under rlimits, where nothing hides it:
+# a digraph `%:include`, a directive split by a line continuation, an assembler .incbin made
+# of two literals.
+chmod 755 "$work"
+attackers=$work/attackers
+secret=$repo/solutions/labcpu/work.cpp
+mkdir -p "$attackers"/{digraph,split,incbin}
+printf '%%:include "%s"\n' "$secret" >"$attackers/digraph/work.cpp"
+printf '#inc\\\nlude "%s"\n' "$secret" >"$attackers/split/work.cpp"
+{ cat "$fixtures/labcpu-solution/work.cpp"; printf 'asm(".section .rodata\\n.inc" "bin \\"%s\\"\\n.text");\n' "$secret"; } >"$attackers/incbin/work.cpp"
+(cd "$repo" && grade_labcpu "$repo" "$attackers" "$work/out-includes" --jobs 2 --sandbox rlimits) >"$work/includes.txt" 2>&1
+check "the include attacks were graded (status $?)" grep -q "^Gradebook:" "$work/includes.txt"
+check "digraph: scores 0" test "$(labcpu_points "$work/out-includes" digraph)" == 0
+check "digraph: its build read the reference solution: refused" \
+    grep -qF "work.cpp: its build read $secret, outside the lab" "$work/out-includes/students/digraph/feedback.md"
+check "split: scores 0" test "$(labcpu_points "$work/out-includes" split)" == 0
+check "split: refused" grep -qF "its build read $secret, outside the lab" "$work/out-includes/students/split/feedback.md"
+check "incbin: scores 0" test "$(labcpu_points "$work/out-includes" incbin)" == 0
+check "incbin: refused" grep -qF "an assembler .incbin reads a file at build time" "$work/out-includes/students/incbin/feedback.md"
+
 check "the summary lists the identical submissions as similar" \
     bash -c "grep -q '^Similar submissions' '$out/summary.txt' && grep -qE 'labcpu  good and pat: 1.000' '$out/summary.txt'"
 check "similarity.csv has the pairs, for the instructor" grep -q '^labcpu,good,pat,1.000,' "$out/similarity.csv"
