@@ -31,20 +31,24 @@ collect_outputs() {
 # Logs are kept to their last 64 KB: enough for the feedback, small for 50 students.
 trim_log() { [[ -f $1 ]] && tail -c 65536 -- "$1" >"$1.tail" && mv -- "$1.tail" "$1"; return 0; }
 
-# A fresh folder for the run's outputs, the sandbox user's.
-fresh_run_out() {
-    rm -rf -- "$1/run-out" && mkdir -- "$1/run-out"
-    lend_box "$1/run-out" "$2"
+# fresh_box SLOT STUDENT LAB: a fresh copy of the student's built work folder for one process,
+# lent to the sandbox uid of SLOT; prints its path. Nothing a process leaves in its folder
+# reaches the next one (a hidden case's arguments, say).
+fresh_box() {
+    local built=$BOXES/$2/$3 box=$BOXES/$2/$3.run
+    rm -rf -- "$box" && cp -a -- "$built" "$box" && mkdir -- "$box/run-out" || die "cannot copy the work folder $built"
+    lend_box "$box" "$1"
+    printf '%s\n' "$box"
 }
 
 # run_parts SLOT GPU STUDENT LAB CASE PART: one sandboxed process running PART alone on CASE;
 # its evidence goes to runs/CASE/PART.
 run_parts() {
     local slot=$1 gpu=$2 student=$3 lab=$4 case_name=$5 part=$6
-    local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
+    local dir=$OUT/students/$student/$lab box
     local evidence=$dir/runs/$case_name/$part limit args
     rm -rf -- "$evidence" && mkdir -p -- "$evidence"
-    fresh_run_out "$box" "$slot"
+    box=$(fresh_box "$slot" "$student" "$lab")
     limit=$(case_limit "$lab" "$case_name")
     read -ra args <<<"${CASE_ARGS[$lab/$case_name]}"
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$evidence/sandbox.tsv" --stdout "$evidence/stdout.txt" \
@@ -52,7 +56,7 @@ run_parts() {
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
         "./build/bin/$lab-student" "${args[@]}" --out run-out --time-limit "$limit" --part "$part"
     collect_outputs "$box" run-out "$evidence/out"
-    rm -rf -- "$box/run-out"
+    rm -rf -- "$box"
     trim_log "$evidence/stdout.txt"
     trim_log "$evidence/stderr.txt"
     log "run $student $lab $case_name $part: $(field_of "$evidence/sandbox.tsv" outcome) $(field_of "$evidence/sandbox.tsv" exit)"
@@ -64,7 +68,7 @@ run_parts() {
 run_batch() {
     local slot=$1 gpu=$2 student=$3 lab=$4 n=$5
     shift 5
-    local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
+    local dir=$OUT/students/$student/$lab box
     local cases=() pair case_name wall=0 limit
     local -A parts_of=()
     for pair in "$@"; do
@@ -72,7 +76,8 @@ run_batch() {
         [[ -n ${parts_of[$case_name]+x} ]] || cases+=("$case_name")
         parts_of[$case_name]+="${parts_of[$case_name]:+,}${pair#*/}"
     done
-    # The list of cases, written afresh (never through whatever the last run left there).
+    box=$(fresh_box "$slot" "$student" "$lab")
+    # The list of cases, written as the grader (never through a link the folder might hold).
     rm -rf -- "$box/cases.txt"
     (
         set -o noclobber
@@ -89,7 +94,6 @@ run_batch() {
     wall=$((wall + ${GRADE_WALL_MARGIN:-10}))
     local run=$dir/runs/.batch-$n
     rm -rf -- "$run" && mkdir -p -- "$run"
-    fresh_run_out "$box" "$slot"
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$run/sandbox.tsv" --stdout "$run/stdout.txt" \
         --stderr "$run/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
@@ -102,7 +106,7 @@ run_batch() {
         cp -- "$run"/sandbox.tsv "$run"/stdout.txt "$run"/stderr.txt "$evidence/"
         collect_outputs "$box" "run-out/$case_name" "$evidence/out"
     done
-    rm -rf -- "$run" "$box/run-out" "$box/cases.txt"
+    rm -rf -- "$run" "$box"
     log "batch $n of $student $lab (${cases[*]}): $(field_of "$dir/runs/${cases[0]}/batch-$n/sandbox.tsv" outcome) $(field_of "$dir/runs/${cases[0]}/batch-$n/sandbox.tsv" exit)"
 }
 
@@ -140,7 +144,7 @@ gpu_still_works() { gpu_assumed || CUDA_VISIBLE_DEVICES=$1 "$GRADER" gpus >/dev/
 
 run_sanitizers() {
     local slot=$1 gpu=$2 student=$3 lab=$4 tool
-    local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
+    local dir=$OUT/students/$student/$lab box
     local case_name=${SANITIZE_CASE[$lab]}
     [[ -n $case_name ]] || return 0
     mkdir -p -- "$dir/sanitize"
@@ -156,6 +160,7 @@ run_sanitizers() {
     for tool in ${SANITIZE_TOOLS[$lab]}; do
         local evidence=$dir/sanitize/$tool wall
         rm -rf -- "$evidence" && mkdir -p -- "$evidence"
+        box=$(fresh_box "$slot" "$student" "$lab")
         wall=$(awk -v t="$limit" 'BEGIN { printf "%d", 4 * t + 30 }')
         # The tool's threads share one process: its CPU time may run ahead of the wall clock.
         "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$evidence/sandbox.tsv" --stdout "$evidence/log.txt" \
@@ -164,6 +169,7 @@ run_sanitizers() {
             bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh "$tool" "./build/bin/$lab-student" "${args[@]}" \
             --time-limit "$limit" --part all
         trim_log "$evidence/log.txt"
+        rm -rf -- "$box"
         log "sanitize $student $lab $tool: $(field_of "$evidence/sandbox.tsv" outcome) $(field_of "$evidence/sandbox.tsv" exit)"
     done
 }
@@ -229,7 +235,7 @@ run_student_lab() {
     local slot=$1 number=$3 student lab
     IFS=$'\t' read -r student lab <<<"$2"
     local gpu=${GPU_IDS[$((slot % ${#GPU_IDS[@]}))]} sandbox_slot=$((100 + (number - 1) % 900))
-    local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
+    local dir=$OUT/students/$student/$lab
     if [[ -e $PRIVATE/gpu-lost-$gpu ]]; then
         echo "GPU $gpu stopped working during grading; grade again with --resume" >"$dir/not-run.txt"
         return 0
@@ -239,7 +245,6 @@ run_student_lab() {
         return 0
     fi
     sandbox_options "$sandbox_slot"
-    lend_box "$box" "$sandbox_slot"
     # Public cases, then the sanitizers (public too), then the hidden cases: nothing a process
     # saw of a hidden case can reach a run whose messages the student sees.
     local started=$EPOCHREALTIME
@@ -251,7 +256,6 @@ run_student_lab() {
     started=$EPOCHREALTIME
     [[ -z ${LAB_HIDDEN_CASES[$lab]} ]] || run_cases "$sandbox_slot" "$gpu" "$student" "$lab" ${LAB_HIDDEN_CASES[$lab]}
     add_time cases "$(seconds_since "$started")"
-    take_back_box "$box"
     echo "$gpu" >"$dir/gpu.txt"
     # A program that ended saying "no GPU", or a fault, may have taken the GPU down with it.
     if grep -qE $'outcome=(signal|timeout)|exit=(3|4|5)\t' "$dir"/runs/*/*/sandbox.tsv 2>/dev/null && ! gpu_still_works "$gpu"; then

@@ -4,7 +4,7 @@
 # sandbox, parts left without a record run again on their own, the checker, the performance
 # curve, the reports. Students: the solution (full marks), the starter (nothing), a wrong
 # part, a part that crashes the process, a part that never ends on one case, a slow one, one
-# that floods stdout, one that forges the result files, one that leaves a process behind.
+# that floods stdout, one that forges the result files, one that leaves a process behind, one that keeps state in its work folder.
 # Each must lose exactly the points of what it broke, under every isolation this machine
 # offers. (On the GPU, grading-gpu.sh does the same with lab1 and its planted bugs.)
 set -uo pipefail
@@ -81,11 +81,12 @@ grade_class() {
     check "forger: the linked output was never read" says forger a "no output was written"
     check "forger: the forged record was rejected" says forger c "rejected"
     check "escape: full marks" points_of escape 12
+    check "stateful: full marks: no process finds what an earlier one left in its folder" points_of stateful 12
     check "escape: no process of a sandbox uid is left" sandbox_uids_idle
     check "the hidden case's details stay out of the feedback" bash -c "! grep -q 'by the wall-clock limit' '$out/students/hang-big/feedback.md'"
     check "the public case's failure is explained in the feedback" grep -q "the program was killed by SIGSEGV" "$out/students/crash-b/feedback.md"
     check "results.json marks the hidden case hidden" grep -q '"name": "labcpu b: case big", "score": 0, "max_score": 2, "status": "failed", "output": "failed", "visibility": "hidden"' "$out/students/hang-big/results.json"
-    check "the gradebook has every student" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == 9
+    check "the gradebook has every student" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == 10
     check "the gradebook row of slow" grep -qx "slow,10.7035,10.7035" "$out/gradebook.csv"
     check "the grader's private folder is closed to others" test "$(stat -c %a "$out/.grader")" == 700
 }
