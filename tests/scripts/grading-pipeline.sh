@@ -4,7 +4,8 @@
 # sandbox, parts left without a record run again on their own, the checker, the performance
 # curve, the reports. Students: the solution (full marks), the starter (nothing), a wrong
 # part, a part that crashes the process, a part that never ends on one case, a slow one, one
-# that floods stdout, one that forges the result files, one that leaves a process behind, one that keeps state in its work folder.
+# that floods stdout, one that forges the result files, one that leaves a process behind,
+# one that keeps state in its work folder.
 # Each must lose exactly the points of what it broke, under every isolation this machine
 # offers. (On the GPU, grading-gpu.sh does the same with lab1 and its planted bugs.)
 set -uo pipefail
