@@ -53,11 +53,13 @@ lab_bin = $(BUILD)/bin/$(1)-$(2)
 # The newest sweep of this lab, else the sample measured on a current GPU.
 lab_csv = $(or $(CSV),$(lastword $(sort $(wildcard results/$(1)/sweep-*.csv))),$(firstword $(wildcard labs/$(1)/sample/*.csv)))
 
+# Trusted objects come first on every link line: where a student file and a trusted one both
+# hold the same inline function (weak), the linker keeps the first, the trusted copy.
 define lab_rules
-$(call lab_bin,$(1),student): $(call objects,$(call lab_sources,$(1)) $(call lab_impl_sources,$(1),student)) $(COMMON_OBJ)
+$(call lab_bin,$(1),student): $(call objects,$(call lab_sources,$(1))) $(COMMON_OBJ) $(call objects,$(call lab_impl_sources,$(1),student))
 	@mkdir -p $$(@D)
 	$$(call link,$$^ $(call manifest,$(1),libraries))
-$(call lab_bin,$(1),solution): $(call objects,$(call lab_sources,$(1)) $(call lab_impl_sources,$(1),solution)) $(COMMON_OBJ)
+$(call lab_bin,$(1),solution): $(call objects,$(call lab_sources,$(1))) $(COMMON_OBJ) $(call objects,$(call lab_impl_sources,$(1),solution))
 	@mkdir -p $$(@D)
 	$$(call link,$$^ $(call manifest,$(1),libraries))
 

@@ -23,6 +23,7 @@
 #include "run_evidence.hpp"
 #include "scoring.hpp"
 #include "similarity.hpp"
+#include "symbol_check.hpp"
 #include "table.hpp"
 #include "source_scan.hpp"
 #include "untrusted_text.hpp"
@@ -166,8 +167,35 @@ int cmd_scan_build(int argc, char** argv) {
     return problems.empty() ? 0 : 1;
 }
 
+// After the build: what the student objects use and define (symbol_check.hpp). Prints one
+// line per problem, naming the symbol; exit 1 if any.
+int cmd_scan_symbols(int argc, char** argv) {
+    ArgParser args("grader scan-symbols", "Checks the symbols of a student's object files; prints each problem, exit 1 if any.");
+    lab_options(args);
+    args.option("symbols", "DIR", "", "a folder holding <file>.nmp, the `nm -P` output of each student object");
+    args.option("trusted", "FILE", "", "`nm -P` of the trusted objects");
+    args.option("starter", "FILE", "", "`nm -P` of the objects of the pristine starter files");
+    args.parse(argc, argv);
+    LabPlan plan = plan_from(args);
+    auto symbols_of = [&](const char* option) {
+        std::string path = args.text(option);
+        if (!exists(path)) fail(exit_code::io_error, "missing " + path);
+        return parse_nm(read_file(path, 256 << 20));
+    };
+    TrustedSymbols against{symbols_of("trusted"), symbols_of("starter")};
+    std::vector<std::string> problems;
+    for (const std::string& file : plan.student_files) {
+        std::string path = args.text("symbols") + "/" + file + ".nmp";
+        if (!exists(path)) fail(exit_code::io_error, "missing symbol list " + path);
+        for (const std::string& p : check_student_symbols(file, parse_nm(read_file(path, 64 << 20)), against, plan.allowed_symbols))
+            problems.push_back(p);
+    }
+    for (const std::string& p : problems) std::printf("%s\n", p.c_str());
+    return problems.empty() ? 0 : 1;
+}
+
 int cmd_scan_forbidden(int argc, char** argv) {
-    ArgParser args("grader scan-forbidden", "Looks for the lab's forbidden APIs in the student files and their symbols.");
+    ArgParser args("grader scan-forbidden", "Looks for the lab's forbidden APIs in the student files and their symbols; exits 1 when one zeroes every part.");
     lab_options(args);
     args.option("sources", "DIR", "", "the folder holding the student files");
     args.option("symbols", "DIR", "", "a folder holding <file>.nm, the `nm -C` output of each file's object");
@@ -185,6 +213,9 @@ int cmd_scan_forbidden(int argc, char** argv) {
     if (args.text("out").empty()) fail(exit_code::bad_usage, "--out is required");
     write_forbidden(args.text("out"), found);
     for (const ForbiddenMatch& m : found) std::printf("%s: %s\n", m.where.c_str(), m.text.c_str());
+    // 1 when a match zeroes every part: the lab scores zero whatever else is found.
+    for (const ForbiddenMatch& m : found)
+        if (m.part == "*") return 1;
     return 0;
 }
 
@@ -371,7 +402,7 @@ int cmd_gpus(int argc, char** argv) {
 const std::map<std::string, Command>& commands() {
     static const std::map<std::string, Command> table = {
         {"plan", cmd_plan},     {"unrecorded", cmd_unrecorded}, {"scan-includes", cmd_scan_includes},
-        {"scan-build", cmd_scan_build},
+        {"scan-build", cmd_scan_build}, {"scan-symbols", cmd_scan_symbols},
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference},
         {"check", cmd_check},   {"score", cmd_score},           {"report", cmd_report},
         {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"similarity", cmd_similarity}};

@@ -93,6 +93,14 @@ LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
     if (!plan.forbidden.empty()) check_regex(m, "forbidden", plan.forbidden);
     plan.forbidden_reason = m.get_or("forbidden.reason", "this API is not allowed in this lab");
 
+    plan.allowed_symbols = m.list("allowed_symbols");
+    for (const std::string& pattern : plan.allowed_symbols) {
+        try {
+            std::regex check(pattern);
+        } catch (const std::regex_error& e) {
+            reject(m, "allowed_symbols: '" + pattern + "' is not a valid regular expression: " + e.what());
+        }
+    }
     plan.grading_args = m.list("grading.args");
     std::vector<std::string> perf_cases = m.list("perf.cases");
     for (const std::string& name : split_words(required(m, "cases"))) {

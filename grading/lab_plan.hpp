@@ -43,6 +43,7 @@ struct LabPlan {
     // --reps 1 --warmup 0 (its times are not used).
     std::vector<std::string> run_args(const CasePlan& c) const;
     std::string forbidden, forbidden_reason;  // lab-wide; empty pattern when none
+    std::vector<std::string> allowed_symbols;  // regexes the student objects may use beyond the base list
     double perf_points = 0;
     std::string sanitize_case;  // empty when the lab has none
     std::vector<std::string> sanitize_tools;

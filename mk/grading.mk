@@ -38,6 +38,20 @@ grading-print-nvcc:
 grading-trusted-objects-%:
 	@$(MAKE) --no-print-directory $(call objects,$(call lab_sources,$*)) $(COMMON_OBJ)
 
+# The binary the grader runs for a student (make LAB-graded, in the student's work folder):
+# the student's files with the trusted driver, but without the lab's CPU reference
+# (reference_files: grading compares with the reference run's outputs) and without a symbol
+# table, so the student's code can reach neither.
+graded_sources = $(filter-out $(addprefix labs/$(1)/,$(call manifest,$(1),reference_files)),$(call lab_sources,$(1)))
+define graded_rules
+$(BUILD)/bin/$(1)-graded: $(call objects,$(call graded_sources,$(1))) $(COMMON_OBJ) $(call objects,$(call lab_impl_sources,$(1),student))
+	@mkdir -p $$(@D)
+	$$(call link,$$^ $(call manifest,$(1),libraries) -Xlinker --strip-all)
+$(1)-graded: $(BUILD)/bin/$(1)-graded
+.PHONY: $(1)-graded
+endef
+$(foreach lab,$(LABS),$(eval $(call graded_rules,$(lab))))
+
 # The student files of LAB preprocessed, as the compiler saw them (grade.sh looks for an
 # assembler .incbin in them, which no spelling of the source can hide).
 $(BUILD)/pre/%.cu.ii: %.cu

@@ -14,10 +14,10 @@ build_one() {
     lend_box "$box" "$slot"
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$dir/build/sandbox.tsv" --stdout "$dir/build/log.txt" \
         --stderr "$dir/build/log.txt" --wall "$BUILD_WALL" --nproc 256 --fsize $((1 << 30)) -- \
-        make --no-print-directory BUILD=build CUDA_ARCH="$CUDA_ARCH" "$lab-build" "grading-preprocess-$lab"
+        make --no-print-directory BUILD=build CUDA_ARCH="$CUDA_ARCH" "$lab-graded" "grading-preprocess-$lab"
     take_back_box "$box"
     add_time build "$(seconds_since "$started")"
-    local outcome exit_code binary=$box/build/bin/$lab-student
+    local outcome exit_code binary=$box/build/bin/$lab-graded
     outcome=$(field_of "$dir/build/sandbox.tsv" outcome)
     exit_code=$(field_of "$dir/build/sandbox.tsv" exit)
     if [[ $outcome == timeout ]]; then
@@ -45,6 +45,24 @@ scan_build() {
     esac
 }
 
+# What each student object uses and defines (nm -P): only what the lab allows, and nothing the
+# trusted objects define (grading/symbol_check.hpp).
+scan_symbols() {
+    local student=$1 lab=$2 file problems
+    local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
+    mkdir -p -- "$dir/symbols"
+    for file in ${LAB_FILES[$lab]}; do
+        nm -P -- "$box/build/obj/labs/$lab/$file.o" >"$dir/symbols/$file.nmp" 2>>"$dir/build/log.txt" || return 1
+    done
+    problems=$("$GRADER" scan-symbols --manifests "$REPO/labs" --lab "$lab" --symbols "$dir/symbols" \
+        --trusted "${TEMPLATE[$lab]}.nm" --starter "${TEMPLATE[$lab]}.starter.nm")
+    case $? in
+        0) return 0 ;;
+        1) printf '%s\n' "$problems" >"$dir/problems.txt"; return 1 ;;
+        *) die "grader scan-symbols failed on $dir" ;;
+    esac
+}
+
 # The manifest's forbidden patterns, in the sources and in the names their objects use.
 scan_forbidden() {
     local student=$1 lab=$2 file
@@ -60,4 +78,13 @@ scan_forbidden() {
     done
     "$GRADER" scan-forbidden --manifests "$REPO/labs" --lab "$lab" --sources "$box/labs/$lab" \
         --symbols "$dir/symbols" --out "$dir/forbidden.tsv" >/dev/null
+    case $? in
+        # A forbidden API zeroes the lab and is reported at its source line, with the
+        # manifest's reason; there is nothing more to check.
+        1) return 0 ;;
+        # Otherwise the symbols must pass, which catches what no source pattern can (a name
+        # built at run time for dlsym, a trusted symbol redefined).
+        0) scan_symbols "$student" "$lab" ;;
+        *) die "grader scan-forbidden failed on $dir" ;;
+    esac
 }

@@ -54,7 +54,7 @@ run_parts() {
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$evidence/sandbox.tsv" --stdout "$evidence/stdout.txt" \
         --stderr "$evidence/stderr.txt" --wall "$(process_wall "$limit")" --nproc 128 --fsize "$OUTPUT_LIMIT" \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
-        "./build/bin/$lab-student" "${args[@]}" --out run-out --time-limit "$limit" --part "$part"
+        "./build/bin/$lab-graded" "${args[@]}" --out run-out --time-limit "$limit" --part "$part"
     collect_outputs "$box" run-out "$evidence/out"
     rm -rf -- "$box"
     trim_log "$evidence/stdout.txt"
@@ -97,7 +97,7 @@ run_batch() {
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$run/sandbox.tsv" --stdout "$run/stdout.txt" \
         --stderr "$run/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
-        "./build/bin/$lab-student" --cases cases.txt --out run-out
+        "./build/bin/$lab-graded" --cases cases.txt --out run-out
     trim_log "$run/stdout.txt"
     trim_log "$run/stderr.txt"
     for case_name in "${cases[@]}"; do
@@ -166,7 +166,7 @@ run_sanitizers() {
         "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$evidence/sandbox.tsv" --stdout "$evidence/log.txt" \
             --stderr "$evidence/log.txt" --wall "$wall" --cpu $((4 * wall)) --nproc 256 \
             --fsize "$OUTPUT_LIMIT" --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
-            bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh "$tool" "./build/bin/$lab-student" "${args[@]}" \
+            bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh "$tool" "./build/bin/$lab-graded" "${args[@]}" \
             --time-limit "$limit" --part all
         trim_log "$evidence/log.txt"
         rm -rf -- "$box"

@@ -19,10 +19,12 @@ template_sources() {
 make_template() {
     local lab=$1 key sources folder
     mapfile -t sources < <(template_sources "$lab")
-    key=$(cd "$REPO" && content_key "$CUDA_ARCH $($NVCC --version | tail -1) $(${CXX:-g++} --version | head -1)" "${sources[@]}")
+    local starters=(${LAB_FILES[$lab]})
+    key=$(cd "$REPO" && content_key "$CUDA_ARCH $($NVCC --version | tail -1) $(${CXX:-g++} --version | head -1)" \
+        "${sources[@]}" "${starters[@]/#/labs/$lab/}")
     folder=$PRIVATE/templates/$lab-$key
     TEMPLATE[$lab]=$folder
-    [[ -d $folder ]] && return 0
+    [[ -d $folder && -f $folder.nm && -f $folder.starter.nm ]] && return 0
     local partial=$folder.partial
     rm -rf -- "$partial" && mkdir -p -- "$partial"
     (cd "$REPO" && cp -p --parents -- "${sources[@]}" "$partial/") || die "cannot copy the sources of $lab"
@@ -33,6 +35,21 @@ make_template() {
             "grading-trusted-objects-$lab" >"$partial.log" 2>&1; then
         die "the pristine $lab does not build: see $partial.log"
     fi
+    # What the trusted objects define and use, and what the starter files define (the lab's
+    # interface): a student object may replace none of the first but these (symbol_check.hpp).
+    find "$partial/build/obj" -name '*.o' -exec nm -P {} + >"$folder.nm" 2>/dev/null ||
+        die "cannot list the symbols of the trusted objects of $lab"
+    local file objects=()
+    for file in ${LAB_FILES[$lab]}; do
+        cp -- "$REPO/labs/$lab/$file" "$partial/labs/$lab/$file" || die "cannot copy the starter $file of $lab"
+        objects+=("build/obj/labs/$lab/$file.o")
+    done
+    make -C "$partial" --no-print-directory BUILD=build CUDA_ARCH="$CUDA_ARCH" "${objects[@]}" >>"$partial.log" 2>&1 &&
+        (cd "$partial" && nm -P -- "${objects[@]}") >"$folder.starter.nm" 2>>"$partial.log" ||
+        die "the starter files of $lab do not build: see $partial.log"
+    for file in ${LAB_FILES[$lab]}; do
+        rm -f -- "$partial/labs/$lab/$file" "$partial/build/obj/labs/$lab/$file".*
+    done
     mv -- "$partial" "$folder"
 }
 

@@ -12,6 +12,7 @@
 #include "parts.hpp"
 #include "random_data.hpp"
 #include "reference.hpp"
+#include "reference_hook.hpp"
 
 namespace {
 
@@ -110,15 +111,10 @@ public:
     bool full_reference_is_cheap() const override { return double(M_) * N_ * K_ <= full_check_macs; }
     Reference reference(const std::string&, bool full) override {
         Reference r;
-        MatmulReference m;
-        if (full) {
-            m = matmul_reference(A_.data(), B_.data(), M_, N_, K_);
-            r.how = "every element";
-        } else {
-            r.positions = sample_positions(M_, N_, 4096, seed_);
-            m = matmul_reference_at(A_.data(), B_.data(), M_, N_, K_, r.positions);
-            r.how = std::to_string(r.positions.size()) + " elements (first and last rows and columns, and a random sample)";
-        }
+        MatmulReference m = ReferenceHook<MatmulReferenceFunction>::get()(A_.data(), B_.data(), M_, N_, K_, full, seed_,
+                                                                            r.positions);
+        r.how = full ? "every element"
+                     : std::to_string(r.positions.size()) + " elements (first and last rows and columns, and a random sample)";
         r.value = std::move(m.value);
         r.bound = std::move(m.bound);
         r.bound_name = "gamma_K (|A||B|)_ij";
@@ -146,7 +142,7 @@ LabInfo lab1() {
     lab.name = LAB_NAME;
     lab.summary = "Runs the parts of matmul.cu on one case, checks them against a CPU reference and times them beside cuBLAS.";
     lab.parts = matmul_part_names();
-    lab.metric = {"GFLOP/s", "gflops", 1e9};
+    lab.metric = {"GFLOP/s", "gflops", 1e9, Metric::Bound::fp32_flops};
     lab.yardstick = "cublas";
     lab.yardstick_title = "cuBLAS";
     lab.config_columns = {"tile", "depth"};

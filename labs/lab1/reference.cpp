@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "random_data.hpp"
+#include "reference_hook.hpp"
 
 double float_dot_gamma(int K) {
     const double u = std::ldexp(1.0, -24);
@@ -68,3 +69,19 @@ std::vector<size_t> sample_positions(int M, int N, size_t random_count, unsigned
     positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
     return positions;
 }
+
+namespace {
+
+MatmulReference reference_for_driver(const float* A, const float* B, int M, int N, int K, bool full,
+                                     unsigned long long seed, std::vector<size_t>& positions) {
+    if (full) {
+        positions.clear();
+        return matmul_reference(A, B, M, N, K);
+    }
+    positions = sample_positions(M, N, 4096, seed);
+    return matmul_reference_at(A, B, M, N, K, positions);
+}
+
+const ReferenceHook<MatmulReferenceFunction>::Install install(&reference_for_driver);
+
+}  // namespace

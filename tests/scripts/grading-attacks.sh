@@ -11,7 +11,9 @@
 #     entries for one student (the newest is graded, with a note; a tie is refused);
 #   - identical submissions, which the instructor's similarity report must list;
 #   - includes that reach the reference solution in ways no text scan sees (a digraph, a line
-#     continuation, a split .incbin), graded under rlimits where nothing else hides it.
+#     continuation, a split .incbin), graded under rlimits where nothing else hides it;
+#   - calling the trusted driver's code, replacing it, or opening the yardstick's library by
+#     hand (dlopen with the name in pieces): refused from the object's symbols.
 # A plain correct submission graded in the same run keeps full marks.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -25,6 +27,9 @@ trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work"' EXIT
 fixtures=$PWD/tests/grading/fixtures
 repo=$work/course subs=$work/submissions out=$work/out
 make_labcpu_course "$repo"
+# The test lab allows every symbol (the sandbox tests' students need fork and files); here it
+# allows only the grader's base list, as a real lab does.
+sed -i 's/^allowed_symbols = .*/allowed_symbols =/' "$repo/labs/labcpu/manifest"
 mkdir -p "$subs/good"
 cp "$fixtures/labcpu-solution/work.cpp" "$subs/good/"
 feedback_has() { grep -qF -- "$2" "$out/students/$1/feedback.md"; }
@@ -77,6 +82,36 @@ mkdir -p "$work/pat" && cp "$fixtures/labcpu-solution/work.cpp" "$work/pat/" && 
 mkdir -p "$subs/sam" "$work/sam" && cp "$fixtures/labcpu/work.cpp" "$subs/sam/" && cp "$fixtures/labcpu/work.cpp" "$work/sam/"
 tar -czf "$subs/sam.tgz" -C "$work/sam" work.cpp && touch -d '1 hour ago' "$subs/sam" "$subs/sam/work.cpp" "$subs/sam.tgz"
 
+# 7. Trusted code, called or replaced; the yardstick's library opened by hand.
+mkdir -p "$subs"/{dlopener,caller,overrider,interposer}
+{ cat "$fixtures/labcpu-solution/work.cpp"; cat <<'CPP'
+#include <dlfcn.h>
+#include <string>
+// The library's name in pieces, so no text scan sees it.
+static void* library = dlopen((std::string("libcu") + "blas.so").c_str(), RTLD_NOW);
+CPP
+} >"$subs/dlopener/work.cpp"
+{ cat "$fixtures/labcpu-solution/work.cpp"; cat <<'CPP'
+#include <cstddef>
+void require_device_memory(std::size_t bytes);  // the trusted driver's own
+static int called = (require_device_memory(0), 0);
+CPP
+} >"$subs/caller/work.cpp"
+{ cat "$fixtures/labcpu-solution/work.cpp"; cat <<'CPP'
+#include <cuda_runtime.h>
+#include <string>
+// A strong definition of an inline function of the trusted headers: it would replace theirs.
+std::string describe_cuda_error(cudaError_t) { return "all is well"; }
+CPP
+} >"$subs/overrider/work.cpp"
+{ cat "$fixtures/labcpu-solution/work.cpp"; cat <<'CPP'
+#include <ctime>
+// The C library's clock, which the driver's host timer reaches through libstdc++: every time
+// would read zero.
+extern "C" int clock_gettime(clockid_t, struct timespec* t) { t->tv_sec = 0; t->tv_nsec = 0; return 0; }
+CPP
+} >"$subs/interposer/work.cpp"
+
 check "the injected name really holds a line break" test -f "$subs/injector-folder/$injected"
 check "the zip bomb's header says 1 KB" python3 -c "
 import sys, zipfile; sys.exit(zipfile.ZipFile('$subs/zipbomb.zip').getinfo('zeros').file_size != 1024)"
@@ -106,6 +141,18 @@ check "pat: the newer of pat/ and pat.tgz is graded" test "$(labcpu_points "$out
 check "pat: the feedback says which entry was graded and which ignored" \
     feedback_has pat "Note: graded pat.tgz, the newest of the entries for this student (pat, pat.tgz); the others were ignored"
 check "sam: two entries changed at the same moment are both refused" feedback_has sam "changed at the same time: keep one"
+check "dlopener: opening a library by hand is refused" \
+    grep -qF 'work.cpp uses dlopen, which this lab does not allow' "$out/students/dlopener/feedback.md"
+check "dlopener: 0 points" test "$(labcpu_points "$out" dlopener)" == 0
+check "caller: calling the trusted driver is refused" \
+    grep -qF 'work.cpp uses require_device_memory(unsigned long), which this lab does not allow' "$out/students/caller/labcpu/score.tsv"
+check "caller: 0 points" test "$(labcpu_points "$out" caller)" == 0
+check "overrider: replacing trusted code is refused" \
+    grep -qF 'work.cpp defines describe_cuda_error[abi:cxx11](cudaError), which belongs to the trusted driver' "$out/students/overrider/labcpu/score.tsv"
+check "overrider: 0 points" test "$(labcpu_points "$out" overrider)" == 0
+check "interposer: standing in for a C library function is refused" \
+    grep -qF 'work.cpp defines clock_gettime, a C name' "$out/students/interposer/labcpu/score.tsv"
+check "interposer: 0 points" test "$(labcpu_points "$out" interposer)" == 0
 # 5. Copies: good, +cmd, pat and zipper all handed in the same solution.
 
 # 6. Includes no text scan sees, reaching the reference solution of the course copy (made
