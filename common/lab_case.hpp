@@ -23,9 +23,15 @@
 
 // The rate a lab's table shows beside the time: work() units per second, over `scale`.
 struct Metric {
+    // Which roofline ceiling bounds the work: with fp32_flops, work() counts floating-point
+    // operations; with memory_bytes, the bytes the case must move at least once. The driver
+    // records the time that work takes at the GPU's peak (results.tsv: floor_ms), and the grader
+    // gives no performance points to a time below it (no honest measurement can be).
+    enum class Bound { none, fp32_flops, memory_bytes };
     std::string title;     // table column: "GFLOP/s", "GB/s", "Gkeys/s"
     std::string csv_name;  // CSV column: "gflops"
     double scale = 1e9;
+    Bound bound = Bound::none;
 };
 
 // How to run one part, or the yardstick, on the current case.

@@ -1,8 +1,9 @@
 // The per-part loop every lab shares: for one case, the yardstick and then each chosen part,
 // in order. For each: poison the outputs, restore the inputs, run it once through the
 // launcher (which records every launch), wait with a deadline, check the output against the
-// CPU reference, write it for the grader, then time it (warm-up, repetitions, median and
-// quartiles), and report the row.
+// CPU reference, then time it (warm-up, repetitions, each after the same poisoning and
+// restoring; median and quartiles), check the last timed run's output again and write it for
+// the grader, and report the row.
 #pragma once
 #include <cuda_runtime.h>
 

@@ -21,6 +21,16 @@ std::vector<Column> table_columns(const LabInfo& lab) {
 
 std::string results_path(const std::string& dir) { return dir + "/results.tsv"; }
 
+// The fastest the case's work can run on this GPU (its roofline ceiling), in ms; 0 for none.
+double physical_floor_ms(const Metric& metric, double work, const GpuInfo& gpu) {
+    switch (metric.bound) {
+        case Metric::Bound::fp32_flops: return work / (peak_fp32_gflops(gpu) * 1e9) * 1e3;
+        case Metric::Bound::memory_bytes: return work / (peak_memory_gbps(gpu) * 1e9) * 1e3;
+        case Metric::Bound::none: break;
+    }
+    return 0;
+}
+
 }  // namespace
 
 RunReport::RunReport(const LabInfo& lab, const DriverOptions& options, const LabCase& lab_case, std::string results_dir)
@@ -48,6 +58,8 @@ void RunReport::start(const GpuInfo* gpu, const std::string& case_name, const st
         Record record = {{"record", "run"}, {"lab", lab_.name}, {"gpu", gpu ? gpu->name() : "none"},
                          {"seed", std::to_string(options_.seed)}};
         if (!case_name.empty()) record["case"] = case_name;
+        double floor_ms = gpu ? physical_floor_ms(lab_.metric, case_.work(), *gpu) : 0;
+        if (floor_ms > 0) record["floor_ms"] = format_fixed(floor_ms, 6);
         for (const auto& [name, value] : case_.settings()) record[name] = value;
         results_->write(record);
     }

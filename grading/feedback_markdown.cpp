@@ -36,6 +36,12 @@ void write_state(std::ostringstream& md, const LabScore& lab) {
                << markdown_block(i.detail) << "\n";
         } else if (i.kind == "forbidden") {
             md << "**" << markdown_inline(i.message) << "**\n\n" << markdown_block(i.detail) << "\n";
+        } else if (i.kind == "below-bound") {
+            md << "**Performance: "
+               << (i.hidden ? "part " + markdown_inline(i.part) + " reported a time on a hidden case below the physical bound "
+                                                                  "of that case on this GPU, which earns no points"
+                            : markdown_inline(i.message))
+               << ".** The instructor is told.\n\n";
         }
     }
     for (const ScoreItem& i : lab.items)

@@ -64,5 +64,14 @@ std::string summary_table(const std::vector<StudentReport>& reports, const std::
     std::fclose(out);
     std::string result(text, size);
     std::free(text);
+
+    std::string below;
+    for (const StudentReport& r : reports)
+        for (const LabScore& lab : r.labs)
+            for (const ScoreItem& i : lab.items)
+                if (i.kind == "below-bound") below += "  " + r.student + "  " + lab.lab + "  " + i.message + "\n";
+    if (!below.empty())
+        result += "\nTimes below the physical bound of their case (no performance points; look at these submissions: "
+                  "a forged time or skipped work):\n" + below;
     return result;
 }

@@ -11,6 +11,7 @@ namespace {
 std::string test_name(const LabScore& lab, const ScoreItem& i) {
     if (i.kind == "correctness") return lab.lab + " " + i.part + ": case " + i.case_name;
     if (i.kind == "performance") return lab.lab + " " + i.part + ": performance on case " + i.case_name;
+    if (i.kind == "below-bound") return lab.lab + " " + i.part + ": a time below the physical bound on case " + i.case_name;
     if (i.kind == "sanitizer") return lab.lab + " " + i.tool + " on case " + i.case_name;
     if (i.kind == "forbidden") return lab.lab + " forbidden API" + (i.part == "*" ? "" : " in " + i.part);
     return lab.lab + " " + i.kind;

@@ -6,7 +6,9 @@
 #include <vector>
 
 struct ScoreItem {
-    std::string kind;       // submission, build, run, forbidden, correctness, performance, sanitizer
+    // submission, build, run, forbidden, correctness, performance, sanitizer, below-bound (a
+    // time faster than the case's physical bound: no points, and a line for the instructor)
+    std::string kind;
     std::string part;       // correctness, performance, forbidden: the part ("*": every part)
     std::string case_name;  // correctness, performance
     std::string tool;       // sanitizer

@@ -82,6 +82,10 @@ RunEvidence read_run(const std::string& dir, const std::vector<std::string>& par
     }
     std::vector<std::string> duplicated;
     for (const Record& r : records) {
+        if (field(r, "record") == "run") {
+            double ms = parse_number(field(r, "floor_ms"));
+            run.floor_ms = std::isfinite(ms) && ms > 0 ? ms : 0;
+        }
         if (field(r, "record") != "part") continue;
         std::string part = field(r, "part");
         if (std::find(part_names.begin(), part_names.end(), part) == part_names.end()) {

@@ -38,6 +38,9 @@ struct RunEvidence {
     std::string output_dir;  // dir/out: results.tsv and the outputs, collected from the student's run
     SandboxOutcome sandbox;
     bool results_present = false;
+    // The case's physical bound on the GPU it ran on (the run record's floor_ms; 0: none). Only
+    // the reference run's is believed.
+    double floor_ms = 0;
     std::map<std::string, PartRecord> parts;  // valid records by part name
     std::vector<std::string> rejected;        // parts whose records were rejected, and why
     std::vector<std::string> problems;        // for the feedback: what was wrong with results.tsv

@@ -47,12 +47,14 @@ std::string format_ms(double ms) {
 // The trusted side of a case: the reference run's record for each part.
 struct ReferenceRun {
     std::map<std::string, PartRecord> parts;
+    double floor_ms = 0;  // the case's physical bound on this GPU, 0 when the lab names none
 };
 
 ReferenceRun read_reference(const std::string& dir, const std::vector<std::string>& parts, const std::string& what) {
     if (!exists(dir + "/out/results.tsv")) throw std::runtime_error("the " + what + " is missing: " + dir + "/out/results.tsv");
     RunEvidence run = read_run(dir, parts);
     ReferenceRun ref;
+    ref.floor_ms = run.floor_ms;
     for (const std::string& part : parts) {
         auto it = run.parts.find(part);
         if (it == run.parts.end() || it->second.status != PartStatus::ran)
@@ -250,6 +252,22 @@ private:
         if (reference_ms <= 0) throw std::runtime_error("the reference timing of case " + c.name + " has no time for " + part);
         if (student_ms <= 0) {
             add(perf_item(c, part, 0, "no valid time was reported"));
+            return;
+        }
+        double floor_ms = timing_[c.name].floor_ms;
+        if (student_ms < floor_ms) {
+            // Faster than the GPU can do the work: the time was forged, or the work skipped.
+            char why[300];
+            std::snprintf(why, sizeof why,
+                          "%s ms is below the fastest this case can run on this GPU (%s ms: its work at the GPU's "
+                          "peak rate); such a time cannot be an honest measurement, so it earns no points",
+                          format_ms(student_ms).c_str(), format_ms(floor_ms).c_str());
+            ScoreItem item = perf_item(c, part, 0, why);
+            item.student_ms = student_ms;
+            item.reference_ms = reference_ms;
+            add(item);
+            add({"below-bound", part, c.name, "", 0, 0, false, c.hidden, "part " + part + ", case " + c.name + ": " + why, ""});
+            score_.note = "a time below the physical bound: look at this submission";
             return;
         }
         const PerfCurve& curve = plan_.find_part(part)->curve;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "catch.hpp"
+#include "reports.hpp"
 #include "scoring.hpp"
 #include "source_scan.hpp"
 #include "temp_folder.hpp"
@@ -104,6 +105,34 @@ TEST_CASE("performance points follow the curve, and need a correct result", "[gr
     CHECK(fast.ratio == 2);
     CHECK(std::fabs(fast.points - 4 * std::log(10 / 2.0) / std::log(10 / 1.2)) < 1e-3);
     CHECK(f.item(s, "performance", "big", "two").points == 0);
+}
+
+TEST_CASE("a time below the case's physical bound earns no points and is flagged", "[grading][scoring]") {
+    Fixture f;
+    // The reference timing run says this case cannot run faster than 0.5 ms on this GPU; the
+    // student's run claims a bound of its own, which is not believed.
+    f.dir.write("timing/big/out/results.tsv", "record=run\tlab=labT\tfloor_ms=0.5\n"
+                                              "record=part\tpart=one\tstatus=ran\ttime_ms=1.0\n"
+                                              "record=part\tpart=two\tstatus=ran\ttime_ms=1.0\n");
+    f.dir.write("lab/runs/big/batch-1/out/results.tsv", "record=run\tlab=labT\tfloor_ms=0.0001\n"
+                                                      "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=0.001\n");
+    LabScore s = score_lab(f.plan, f.inputs);
+    const ScoreItem& perf = f.item(s, "performance", "big", "one");
+    CHECK(perf.points == 0);
+    CHECK(perf.message.find("0.001 ms is below the fastest this case can run on this GPU (0.5 ms") != std::string::npos);
+    CHECK(f.item(s, "below-bound", "big", "one").max == 0);
+    CHECK(f.item(s, "correctness", "big", "one").points == 2);  // its output is still right
+    CHECK(s.note == "a time below the physical bound: look at this submission");
+
+    SECTION("the instructor's summary lists it; a time at the bound is believed") {
+        StudentReport report{"mallory", {s}, {}};
+        CHECK(summary_table({report}, {"labT"}).find("Times below the physical bound") != std::string::npos);
+        CHECK(summary_table({report}, {"labT"}).find("  mallory  labT  part one, case big: 0.001 ms") != std::string::npos);
+        f.dir.write("lab/runs/big/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=0.5\n");
+        LabScore honest = score_lab(f.plan, f.inputs);
+        CHECK(f.item(honest, "performance", "big", "one").points == 4);
+        CHECK(honest.note.empty());
+    }
 }
 
 TEST_CASE("sanitizer errors take the manifest's points; the total never goes below zero", "[grading][scoring]") {

@@ -55,6 +55,15 @@ items() {
         if (f["record"] == "item") print f["kind"] "|" f["part"] "|" f["case"] "|" f["tool"] "|" f["points"] "|" f["max"] "|" f["message"]
     }' "$1"
 }
+# "floor F ms; times T1 T2 ...", with "below" after any time under the floor.
+bound_and_times() {
+    awk -F'\t' '{
+        for (i = 1; i <= NF; i++) {
+            if ($i ~ /^floor_ms=/) floor = substr($i, 10)
+            if ($i ~ /^time_ms=/) times = times " " substr($i, 9) (floor != "" && substr($i, 9) + 0 < floor + 0 ? " below" : "")
+        }
+    } END { printf "floor %s ms; times%s", (floor == "" ? "none" : floor), times }' "$1"
+}
 lab_field() { awk -F'\t' -v key="$2" '$0 ~ /record=lab/ { for (i = 1; i <= NF; i++) if (index($i, key "=") == 1) print substr($i, length(key) + 2) }' "$1"; }
 # Sum of points and of maxima of the items matching kind/part/case ("" matches any).
 sum_of() {  # sum_of FILE KIND PART CASE FIELD(points|max)
@@ -128,6 +137,15 @@ check_lab() {
     check "$lab: the gradebook lists every variant" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == "${#variants[@]}"
     check "$lab: every variant has feedback.md and results.json" \
         bash -c "for v in ${variants[*]}; do [[ -s '$out'/students/\$v/feedback.md && -s '$out'/students/\$v/results.json ]] || exit 1; done"
+    # The physical bound (floor_ms) the reference's timing run records, where the lab's metric
+    # names one, lies below every part's time; no variant is flagged for beating it.
+    local timing
+    for timing in "$out"/.grader/timing/*/"$lab"/gpu*/*/out/results.tsv; do
+        [[ -f $timing ]] || continue
+        check "$lab: the physical bound of ${timing%/out/results.tsv} lies below every reference time ($(bound_and_times "$timing"))" \
+            bash -c "[[ '$(bound_and_times "$timing")' != *below* ]]"
+    done
+    check "$lab: no variant's time is below the physical bound" bash -c "! grep -q 'Times below the physical bound' '$out/summary.txt'"
     cat "$work/$lab/table.txt"
     echo
     grep -A20 '^Where the time went' "$work/$lab/screen.txt"
