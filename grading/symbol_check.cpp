@@ -50,6 +50,10 @@ const std::vector<std::string>& base_allowed_symbols() {
         // libc and libm basics.
         "mem(cpy|move|set|cmp)", "str(len|cmp|ncmp|chr|rchr|str|cpy|ncpy)", "(s|sn|f|v|vs|vsn)?printf", "puts",
         "fputs", "fputc", "putchar", "fwrite", "fflush", "stdout", "stderr", "abort", "exit", "qsort",
+        // ... and the checked forms _FORTIFY_SOURCE compiles them to (Ubuntu's compilers do by
+        // default), and libstdc++'s assertions (_GLIBCXX_ASSERTIONS).
+        "__(memcpy|memmove|memset|strcpy|strncpy|(s|sn|f|v|vs|vsn|vf)?printf)_chk",
+        "std::__glibcxx_assert_fail\\(.*\\)",
         "(sqrt|cbrt|exp|exp2|expm1|log|log2|log10|log1p|pow|fabs|floor|ceil|round|trunc|fmod|fmin|fmax|fma|"
         "sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|erf|erfc|hypot|ldexp|frexp|modf|nan)f?",
         // The CUDA runtime: what a kernel launch compiles to, errors, and the device's limits.
