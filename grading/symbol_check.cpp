@@ -70,7 +70,8 @@ const std::vector<std::string>& base_allowed_symbols() {
 namespace {
 
 // Why the student may not define `s`, or "" when it may.
-std::string definition_problem(const ObjectSymbol& s, const std::map<std::string, const ObjectSymbol*>& trusted_defined,
+std::string definition_problem(const ObjectSymbol& s, const std::string& demangled,
+                               const std::map<std::string, const ObjectSymbol*>& trusted_defined,
                                const std::set<std::string>& trusted_used, const std::set<std::string>& interface) {
     auto same = trusted_defined.find(s.name);
     if (same != trusted_defined.end()) {
@@ -87,6 +88,11 @@ std::string definition_problem(const ObjectSymbol& s, const std::map<std::string
     // object defines.
     bool mangled = s.name.rfind("_Z", 0) == 0 || s.name.rfind("DW.ref.", 0) == 0;
     if (!mangled) return "a C name, which could stand in for a C library or CUDA function: a submission may not define it";
+    // The standard library's own functions, strong: only its templates, instantiated from its
+    // headers (weak), belong in a student object.
+    // (The name, after a template function's return type, starts with the namespace.)
+    static const std::regex standard("^([^(<]* )?(std|__gnu_cxx|__cxxabiv1)::.*");
+    if (!s.weak() && std::regex_match(demangled, standard)) return "a function of the standard library: a submission may not replace it";
     return "";
 }
 
@@ -120,7 +126,7 @@ std::vector<std::string> check_student_symbols(const std::string& file_name, con
                           ", which this lab does not allow (the manifest's allowed_symbols and the grader's base list "
                           "say what may be used)";
         } else if (s.linked()) {
-            std::string why = definition_problem(s, trusted_defined, trusted_used, interface);
+            std::string why = definition_problem(s, name, trusted_defined, trusted_used, interface);
             if (!why.empty()) problem = " defines " + clean_line(name, 160) + ", " + why;
         }
         if (!problem.empty() && reported.insert(s.name).second) problems.push_back(file_name + problem);

@@ -11,7 +11,8 @@
 //     both, which the link resolves to the trusted copy, which comes first); nor one they call
 //     that the starter file does not define (the starter's definitions are the lab's interface:
 //     anything else they call comes from a library, a timer or the C++ runtime, say); nor any
-//     unmangled (C) name, which could stand in for a C library or CUDA function.
+//     unmangled (C) name, which could stand in for a C library or CUDA function; nor a strong
+//     function of the standard library (its templates' instances, weak, are fine).
 #pragma once
 #include <string>
 #include <vector>

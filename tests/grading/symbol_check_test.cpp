@@ -85,6 +85,13 @@ TEST_CASE("a definition that replaces trusted code is refused", "[grading][symbo
                        "which the trusted driver calls and the starter file does not define"));
         CHECK(mentions(check("cudaEventElapsedTime T 0 10\n"), "defines cudaEventElapsedTime"));
     }
+    SECTION("a strong function of the standard library; its templates' instances (weak) are fine") {
+        CHECK(mentions(check("_ZSt9terminatev T 0 10\n"), "defines std::terminate(), a function of the standard library"));
+        CHECK(check("_ZNSt6vectorIdSaIdEE17_M_realloc_insertIJRKdEEEvN9__gnu_cxx17__normal_iteratorIPdS1_EEDpOT_ W 0 10\n")
+                  .empty());
+        CHECK(mentions(check("_ZNSt6vectorIdSaIdEE17_M_realloc_insertIJRKdEEEvN9__gnu_cxx17__normal_iteratorIPdS1_EEDpOT_ T 0 10\n"),
+                       "a function of the standard library"));
+    }
     SECTION("any C name, which could stand in for a library function the driver reaches indirectly") {
         CHECK(mentions(check("clock_gettime T 0 10\n"), "defines clock_gettime, a C name"));
         CHECK(mentions(check("cuLaunchKernel W 0 10\n"), "defines cuLaunchKernel, a C name"));

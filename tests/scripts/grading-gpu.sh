@@ -82,7 +82,14 @@ check_lab() {
     for name in "${variants[@]}"; do
         local expect=grading/variants/$lab/$name/expect score=$out/students/$name/$lab/score.tsv
         echo "== $lab $name: $(expect_value "$expect" bug)"
-        check "$name was graded" test "$(lab_field "$score" state)" == graded
+        # A refused submission (its build, or its symbols) is scored without being graded.
+        local state
+        state=$(lab_field "$score" state)
+        if [[ $(expect_value "$expect" no_correctness) == yes ]]; then
+            check "$name was scored ($state)" bash -c "[[ '$state' =~ ^(graded|malformed|build-failed)$ ]]"
+        else
+            check "$name was graded" test "$state" == graded
+        fi
         [[ -f $score ]] || continue
         local points max correctness performance sanitizer
         points=$(lab_field "$score" points) max=$(lab_field "$score" max)
@@ -96,6 +103,9 @@ check_lab() {
             check "$name: full marks ($points of $max)" test "$points" == "$max"
             continue
         fi
+        local note_has
+        note_has=$(expect_value "$expect" note_has)
+        [[ -z $note_has ]] || check "$name: the gradebook note says '$note_has'" grep -qF -- "$note_has" <<<"$(lab_field "$score" note)"
         if [[ $(expect_value "$expect" no_correctness) == yes ]]; then
             check "$name: no correctness point" test "$(sum_of "$score" correctness "" "" points)" == 0
             check "$name: no performance point" test "$(sum_of "$score" performance "" "" points)" == 0

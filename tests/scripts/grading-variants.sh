@@ -12,7 +12,7 @@ work=$(mktemp -d /tmp/grading-variants-test.XXXXXX)
 trap 'rm -rf -- "$work"' EXIT
 count=0
 
-known_keys=" bug source full_marks no_correctness must_fail may_fail perf_zero sanitizer_errors "
+known_keys=" bug source full_marks no_correctness note_has must_fail may_fail perf_zero sanitizer_errors "
 for lab in $(variant_labs); do
     parts=" $(manifest_get "$lab" parts) " cases=" $(manifest_get "$lab" cases) " tools=" $(manifest_get "$lab" sanitize.tools) "
     for variant in $(variant_names "$lab"); do
