@@ -167,6 +167,13 @@ int cmd_scan_build(int argc, char** argv) {
     return problems.empty() ? 0 : 1;
 }
 
+// The symbols of a student file's object, `nm -P` output that grade.sh wrote as DIR/<file>.nmp.
+std::vector<ObjectSymbol> student_symbols(const std::string& dir, const std::string& file) {
+    std::string path = dir + "/" + file + ".nmp";
+    if (!exists(path)) fail(exit_code::io_error, "missing symbol list " + path);
+    return parse_nm(read_file(path, 64 << 20));
+}
+
 // After the build: what the student objects use and define (symbol_check.hpp). Prints one
 // line per problem, naming the symbol; exit 1 if any.
 int cmd_scan_symbols(int argc, char** argv) {
@@ -184,12 +191,9 @@ int cmd_scan_symbols(int argc, char** argv) {
     };
     TrustedSymbols against{symbols_of("trusted"), symbols_of("starter")};
     std::vector<std::string> problems;
-    for (const std::string& file : plan.student_files) {
-        std::string path = args.text("symbols") + "/" + file + ".nmp";
-        if (!exists(path)) fail(exit_code::io_error, "missing symbol list " + path);
-        for (const std::string& p : check_student_symbols(file, parse_nm(read_file(path, 64 << 20)), against, plan.allowed_symbols))
+    for (const std::string& file : plan.student_files)
+        for (const std::string& p : check_student_symbols(file, student_symbols(args.text("symbols"), file), against, plan.allowed_symbols))
             problems.push_back(p);
-    }
     for (const std::string& p : problems) std::printf("%s\n", p.c_str());
     return problems.empty() ? 0 : 1;
 }
@@ -198,17 +202,14 @@ int cmd_scan_forbidden(int argc, char** argv) {
     ArgParser args("grader scan-forbidden", "Looks for the lab's forbidden APIs in the student files and their symbols; exits 1 when one zeroes every part.");
     lab_options(args);
     args.option("sources", "DIR", "", "the folder holding the student files");
-    args.option("symbols", "DIR", "", "a folder holding <file>.nm, the `nm -C` output of each file's object");
+    args.option("symbols", "DIR", "", "a folder holding <file>.nmp, the `nm -P` output of each file's object");
     args.option("out", "FILE", "", "the forbidden.tsv to write");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
     std::map<std::string, std::vector<std::string>> symbols;
     if (!args.text("symbols").empty())
-        for (const std::string& file : plan.student_files) {
-            std::string path = args.text("symbols") + "/" + file + ".nm";
-            if (!exists(path)) fail(exit_code::io_error, "missing symbol list " + path);
-            symbols[file] = symbol_names(read_file(path, 64 << 20));
-        }
+        for (const std::string& file : plan.student_files)
+            for (const ObjectSymbol& s : student_symbols(args.text("symbols"), file)) symbols[file].push_back(demangle(s.name));
     std::vector<ForbiddenMatch> found = find_forbidden(plan, read_sources(plan, args.text("sources")), symbols);
     if (args.text("out").empty()) fail(exit_code::bad_usage, "--out is required");
     write_forbidden(args.text("out"), found);

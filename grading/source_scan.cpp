@@ -52,18 +52,6 @@ std::string strip_comments(const std::string& s) {
     return out;
 }
 
-std::vector<std::string> symbol_names(const std::string& nm_output) {
-    // "0000000000000b40 T name" or "                 U name"
-    static const std::regex line_format("^[0-9a-fA-F ]* ([A-Za-z?-]) (.+)$");
-    std::vector<std::string> names;
-    std::istringstream in(nm_output);
-    for (std::string line; std::getline(in, line);) {
-        std::smatch m;
-        if (std::regex_match(line, m, line_format)) names.push_back(m[2].str());
-    }
-    return names;
-}
-
 namespace {
 
 void search(const std::string& part, const std::string& pattern, const std::string& file, const std::string& source,

@@ -1,7 +1,7 @@
 // Static checks on a student's files, before and after the build:
 //   - forbidden APIs (labs/MANIFEST.md, `forbidden` and `part.<part>.forbidden`): an extended,
 //     case-insensitive regular expression searched in each file with its comments removed,
-//     and in the symbol names its object file defines or uses (`nm -C` output);
+//     and in the symbol names its object file defines or uses (`nm -P` output, demangled);
 //   - includes that reach outside the lab (an absolute or `..` path, a computed #include,
 //     #embed, .incbin): the build must not read the grader's files.
 #pragma once
@@ -15,8 +15,6 @@
 // character literals are kept, so `dlopen("libcublas.so")` still matches.
 std::string strip_comments(const std::string& source);
 
-// The names in `nm -C` output: the text after the address and the type letter.
-std::vector<std::string> symbol_names(const std::string& nm_output);
 
 struct ForbiddenMatch {
     std::string part;   // "*": the lab-wide pattern, which zeroes every part

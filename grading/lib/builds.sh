@@ -45,15 +45,11 @@ scan_build() {
     esac
 }
 
-# What each student object uses and defines (nm -P): only what the lab allows, and nothing the
-# trusted objects define (grading/symbol_check.hpp).
+# What each student object uses and defines (the nm -P lists scan_forbidden made): only what
+# the lab allows, and nothing that replaces trusted code (grading/symbol_check.hpp).
 scan_symbols() {
-    local student=$1 lab=$2 file problems
-    local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
-    mkdir -p -- "$dir/symbols"
-    for file in ${LAB_FILES[$lab]}; do
-        nm -P -- "$box/build/obj/labs/$lab/$file.o" >"$dir/symbols/$file.nmp" 2>>"$dir/build/log.txt" || return 1
-    done
+    local student=$1 lab=$2 problems
+    local dir=$OUT/students/$student/$lab
     problems=$("$GRADER" scan-symbols --manifests "$REPO/labs" --lab "$lab" --symbols "$dir/symbols" \
         --trusted "${TEMPLATE[$lab]}.nm" --starter "${TEMPLATE[$lab]}.starter.nm")
     case $? in
@@ -63,7 +59,8 @@ scan_symbols() {
     esac
 }
 
-# The manifest's forbidden patterns, in the sources and in the names their objects use.
+# The manifest's forbidden patterns, in the sources and in the names their objects use (listed
+# here with nm -P, for this scan and the symbol check).
 scan_forbidden() {
     local student=$1 lab=$2 file
     local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
@@ -74,7 +71,7 @@ scan_forbidden() {
             echo "the object file of $file is missing after the build" >>"$dir/build/log.txt"
             return 1
         fi
-        nm -C -- "$object" >"$dir/symbols/$file.nm" 2>>"$dir/build/log.txt" || return 1
+        nm -P -- "$object" >"$dir/symbols/$file.nmp" 2>>"$dir/build/log.txt" || return 1
     done
     "$GRADER" scan-forbidden --manifests "$REPO/labs" --lab "$lab" --sources "$box/labs/$lab" \
         --symbols "$dir/symbols" --out "$dir/forbidden.tsv" >/dev/null
