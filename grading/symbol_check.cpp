@@ -89,10 +89,11 @@ std::string definition_problem(const ObjectSymbol& s, const std::string& demangl
     bool mangled = s.name.rfind("_Z", 0) == 0 || s.name.rfind("DW.ref.", 0) == 0;
     if (!mangled) return "a C name, which could stand in for a C library or CUDA function: a submission may not define it";
     // The standard library's own functions, strong: only its templates, instantiated from its
-    // headers (weak), belong in a student object.
-    // (The name, after a template function's return type, starts with the namespace.)
+    // headers (weak), belong in a student object. (After a template function's return type,
+    // the name starts with the namespace.)
     static const std::regex standard("^([^(<]* )?(std|__gnu_cxx|__cxxabiv1)::.*");
-    if (!s.weak() && std::regex_match(demangled, standard)) return "a function of the standard library: a submission may not replace it";
+    if (!s.weak() && std::regex_match(demangled, standard))
+        return "a function of the standard library: a submission may not replace it";
     return "";
 }
 
