@@ -64,7 +64,14 @@ for script in tests/scripts/*.sh; do
     case $status in
         0) passed=$((passed + 1)); echo "PASS  $name" ;;
         77) skipped=$((skipped + 1)); echo "SKIP  $name: $(tail -1 "$log")" ;;
-        *) failed=$((failed + 1)); echo "FAIL  $name (exit $status):"; sed 's/^/      /' "$log" | tail -40 ;;
+        *)
+            # The failed checks first: a CI excerpt that keeps only a screenful still shows them.
+            failed=$((failed + 1))
+            echo "FAIL  $name (exit $status): $(grep -c '^FAIL' "$log") failed check(s):"
+            grep '^FAIL' "$log" | head -10 | sed 's/^/      /'
+            echo "      --- the last lines it printed:"
+            sed 's/^/      /' "$log" | tail -30
+            ;;
     esac
     rm -f "$log"
 done
