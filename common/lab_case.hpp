@@ -48,6 +48,16 @@ struct PartRun {
     // The output it writes, by the name the case gives it ("C"); parts that compute the same
     // thing write the same output and are checked against the same reference.
     std::string output = "out";
+    // False for a yardstick whose output is not the parts' answer (lab2's plain device copy
+    // beside its transpose): nothing is checked or downloaded, only the time counts.
+    bool checked = true;
+    // Where one case holds parts of different kinds (lab2: multiplies and a transpose), a part
+    // names its own metric (a csv_name of LabInfo::metrics; "": the first), the work it does
+    // in that metric's units (0: the case's work()) and the yardstick its "%" compares with
+    // (a name of LabInfo::yardsticks; "": the first).
+    std::string metric;
+    double work = 0;
+    std::string yardstick;
 };
 
 // What the CPU reference says the output should be: every element or a sample of them, and
@@ -83,7 +93,7 @@ public:
     virtual double work() const = 0;
 
     virtual PartRun part(const std::string& name) = 0;  // a name from LabInfo::parts
-    virtual PartRun yardstick() { return {}; }
+    virtual PartRun yardstick(const std::string& /*name: one of LabInfo::yardsticks*/) { return {}; }
 
     // Makes an output garbage (all bits set: NaN for floats) before a part's checked run, so an
     // element the part never writes fails.
@@ -113,9 +123,15 @@ struct LabInfo {
     std::string name;     // the lab's folder name; drivers pass LAB_NAME, which the build sets
     std::string summary;  // one line for --help
     std::vector<std::string> parts;  // the graded parts, in ladder order: the manifest's `parts`
-    Metric metric;
-    std::string yardstick;        // the name of its row, "cublas"; empty: the lab has none
-    std::string yardstick_title;  // "cuBLAS", as in "% cuBLAS"
+    // The rates its table shows; the first is every part's unless the part names another.
+    std::vector<Metric> metrics;
+    // What the parts are measured against in the same run (a library, a plain copy), each a
+    // row of the table; a part's "%" column compares it with one of them. Empty: none.
+    struct Yardstick {
+        std::string name;   // its row: "cublas"
+        std::string title;  // "cuBLAS", as in "% cuBLAS"
+    };
+    std::vector<Yardstick> yardsticks;
     std::vector<std::string> config_columns;  // per-part settings the table shows: "tile", "depth"
     bool needs_gpu = true;  // false only for the grader's CPU test lab
     // The clock of host-timed parts, in milliseconds (default: std::chrono::steady_clock).

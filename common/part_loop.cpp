@@ -46,15 +46,30 @@ public:
 
     int run(const std::string& case_name) {
         std::vector<std::pair<std::string, PartRun>> runs;
-        if (!lab_.yardstick.empty() && !o_.no_yardstick) runs.emplace_back(lab_.yardstick, case_.yardstick());
+        size_t yardsticks = 0;
+        if (!o_.no_yardstick)
+            for (const LabInfo::Yardstick& y : lab_.yardsticks) runs.emplace_back(y.name, case_.yardstick(y.name));
+        yardsticks = runs.size();
         for (const std::string& name : o_.parts) runs.emplace_back(name, case_.part(name));
-        report_.start(gpu_, case_name, compute_references(runs));
-        for (const auto& [name, part] : runs) run_part(name, part, name == lab_.yardstick && !lab_.yardstick.empty());
+        report_.start(gpu_, case_name, compute_references(runs), parts_floor_ms(runs, yardsticks));
+        for (size_t i = 0; i < runs.size(); ++i) run_part(runs[i].first, runs[i].second, i < yardsticks);
         if (any_refused_) return exit_code::bad_usage;
         return any_failed_ ? exit_code::wrong_result : exit_code::ok;
     }
 
 private:
+    // The fastest any of the parts could run on this GPU (results.tsv: floor_ms); 0 for none.
+    double parts_floor_ms(const std::vector<std::pair<std::string, PartRun>>& runs, size_t yardsticks) const {
+        if (!gpu_) return 0;
+        double floor = 0;
+        for (size_t i = yardsticks; i < runs.size(); ++i) {
+            const PartRun& part = runs[i].second;
+            double ms = physical_floor_ms(metric_named(lab_, part.metric), part.work > 0 ? part.work : case_.work(), *gpu_);
+            if (ms > 0 && (floor == 0 || ms < floor)) floor = ms;
+        }
+        return floor;
+    }
+
     // The reference of every output the runs write (once each); returns the heading's text.
     std::string compute_references(const std::vector<std::pair<std::string, PartRun>>& runs) {
         if (o_.check == CheckMode::none) return "nothing (--check none): the outputs are compared outside this program";
@@ -64,7 +79,7 @@ private:
         std::string text;
         for (const auto& run : runs) {
             const std::string& output = run.second.output;
-            if (references_.count(output)) continue;
+            if (!run.second.checked || references_.count(output)) continue;
             Reference& r = references_[output] = case_.reference(output, full);
             text += std::string(text.empty() ? "" : "\n       ") + (several ? output + ": " : "") + r.how +
                     " against a CPU reference; allowed error per element " + format_fixed(o_.tolerance, 3) + " x " +
@@ -104,6 +119,9 @@ private:
         PartRow row;
         row.part = name;
         row.config = part.config;
+        row.metric = part.metric;
+        row.work = part.work > 0 ? part.work : case_.work();
+        row.yardstick = part.yardstick;
         if (!part.run) fail(exit_code::bad_usage, "the driver has no way to run '" + name + "' (a bug in the driver)");
         launcher_.forget_launches();
         prepare(part);
@@ -130,8 +148,8 @@ private:
             if (!problem.empty()) return finish(row, PartStatus::error, problem, is_yardstick);
         }
 
-        row.check = "unchecked";
-        bool first_pass = check_output(row, part, case_.download(part.output), "");
+        row.check = part.checked ? "unchecked" : "-";
+        bool first_pass = part.checked && check_output(row, part, case_.download(part.output), "");
 
         std::vector<double> times;
         try {
@@ -144,10 +162,12 @@ private:
         // What is checked and written for the grader is the last timed run's output: a part
         // that skips the work once it has been checked (a result kept from the first run)
         // leaves the poison there.
-        OutputArray last = case_.download(part.output);
-        if (first_pass)
-            check_output(row, part, last, "the first run was right, but the output of the last timed run is wrong: ");
-        if (!out_dir_.empty() && !is_yardstick) write_output(row, part.output, std::move(last));
+        if (part.checked) {
+            OutputArray last = case_.download(part.output);
+            if (first_pass)
+                check_output(row, part, last, "the first run was right, but the output of the last timed run is wrong: ");
+            if (!out_dir_.empty() && !is_yardstick) write_output(row, part.output, std::move(last));
+        }
         row.timed = true;
         row.median_ms = median(times);
         row.q1_ms = quantile(times, 0.25);

@@ -7,21 +7,36 @@
 
 namespace {
 
+// One yardstick: "% cuBLAS". Several: each part compares with its own, "% yardstick".
+std::string percent_title(const LabInfo& lab) {
+    return lab.yardsticks.size() == 1 ? "% " + lab.yardsticks.front().title : "% yardstick";
+}
+
 std::vector<Column> table_columns(const LabInfo& lab) {
     int part_width = 4;
     for (const std::string& p : lab.parts) part_width = std::max(part_width, int(p.size()));
-    part_width = std::max(part_width, int(lab.yardstick.size()));
+    for (const LabInfo::Yardstick& y : lab.yardsticks) part_width = std::max(part_width, int(y.name.size()));
     std::vector<Column> columns = {{"part", -part_width}};
     for (const std::string& c : lab.config_columns) columns.push_back({c, std::max(5, int(c.size()))});
-    columns.insert(columns.end(), {{"block", -9}, {"threads", 7}, {"launches", 8}, {"check", -15},
-                                   {"median ms", 10}, {lab.metric.title, std::max(9, int(lab.metric.title.size()))}});
-    if (!lab.yardstick.empty()) columns.push_back({"% " + lab.yardstick_title, 8});
+    columns.insert(columns.end(), {{"block", -9}, {"threads", 7}, {"launches", 8}, {"check", -15}, {"median ms", 10}});
+    for (const Metric& m : lab.metrics) columns.push_back({m.title, std::max(9, int(m.title.size()))});
+    if (!lab.yardsticks.empty()) columns.push_back({percent_title(lab), std::max(8, int(percent_title(lab).size()))});
     return columns;
 }
 
 std::string results_path(const std::string& dir) { return dir + "/results.tsv"; }
 
-// The fastest the case's work can run on this GPU (its roofline ceiling), in ms; 0 for none.
+}  // namespace
+
+const Metric& metric_named(const LabInfo& lab, const std::string& csv_name) {
+    if (lab.metrics.empty()) fail(exit_code::bad_usage, "lab " + lab.name + " declares no metric (a bug in the driver)");
+    if (csv_name.empty()) return lab.metrics.front();
+    for (const Metric& m : lab.metrics)
+        if (m.csv_name == csv_name) return m;
+    fail(exit_code::bad_usage, "a part reports in '" + csv_name + "', which lab " + lab.name +
+                                   " does not declare among its metrics (a bug in the driver)");
+}
+
 double physical_floor_ms(const Metric& metric, double work, const GpuInfo& gpu) {
     switch (metric.bound) {
         case Metric::Bound::fp32_flops: return work / (peak_fp32_gflops(gpu) * 1e9) * 1e3;
@@ -30,8 +45,6 @@ double physical_floor_ms(const Metric& metric, double work, const GpuInfo& gpu) 
     }
     return 0;
 }
-
-}  // namespace
 
 RunReport::RunReport(const LabInfo& lab, const DriverOptions& options, const LabCase& lab_case, std::string results_dir)
     : lab_(lab), options_(options), case_(lab_case), table_(table_columns(lab)) {
@@ -48,17 +61,19 @@ std::string RunReport::csv_header(const LabInfo& lab, const LabCase& lab_case) {
     for (const auto& setting : lab_case.settings()) names.push_back(setting.first);
     names.push_back("part");
     names.insert(names.end(), lab.config_columns.begin(), lab.config_columns.end());
-    names.insert(names.end(), {"block", "threads", "launches", "check", "median_ms", "q1_ms", "q3_ms", lab.metric.csv_name});
-    if (!lab.yardstick.empty()) names.push_back("pct_" + lab.yardstick);
+    names.insert(names.end(), {"block", "threads", "launches", "check", "median_ms", "q1_ms", "q3_ms"});
+    for (const Metric& m : lab.metrics) names.push_back(m.csv_name);
+    if (lab.yardsticks.size() == 1) names.push_back("pct_" + lab.yardsticks.front().name);
+    if (lab.yardsticks.size() > 1) names.push_back("pct_yardstick");
     return csv_row(names);
 }
 
-void RunReport::start(const GpuInfo* gpu, const std::string& case_name, const std::string& check_text) {
+void RunReport::start(const GpuInfo* gpu, const std::string& case_name, const std::string& check_text,
+                      double floor_ms) {
     if (results_) {
         Record record = {{"record", "run"}, {"lab", lab_.name}, {"gpu", gpu ? gpu->name() : "none"},
                          {"seed", std::to_string(options_.seed)}};
         if (!case_name.empty()) record["case"] = case_name;
-        double floor_ms = gpu ? physical_floor_ms(lab_.metric, case_.work(), *gpu) : 0;
         if (floor_ms > 0) record["floor_ms"] = format_fixed(floor_ms, 6);
         for (const auto& [name, value] : case_.settings()) record[name] = value;
         results_->write(record);
@@ -68,16 +83,31 @@ void RunReport::start(const GpuInfo* gpu, const std::string& case_name, const st
     std::printf("case   %s%s, seed %llu\n", case_name.empty() ? "" : (case_name + ": ").c_str(), case_.describe().c_str(),
                 static_cast<unsigned long long>(options_.seed));
     std::printf("check  %s\n", check_text.c_str());
-    std::printf("time   median of %d runs after %d warm-up runs, %s\n\n", options_.reps, options_.warmup,
+    std::printf("time   median of %d runs after %d warm-up runs, %s\n", options_.reps, options_.warmup,
                 gpu ? "CUDA events" : "the host clock");
+    if (lab_.yardsticks.size() > 1 && !options_.no_yardstick) {
+        std::printf("%%      each part against its own yardstick:");
+        for (const LabInfo::Yardstick& y : lab_.yardsticks) std::printf(" %s (row %s)", y.title.c_str(), y.name.c_str());
+        std::printf("\n");
+    }
+    std::printf("\n");
     table_.print_header();
 }
 
 void RunReport::add(const PartRow& row, bool is_yardstick) {
-    if (is_yardstick && row.timed) yardstick_ms_ = row.median_ms;
+    if (is_yardstick && row.timed) yardstick_ms_[row.part] = row.median_ms;
     std::string ms = row.timed ? format_fixed(row.median_ms, 4) : "";
-    std::string rate = row.timed ? format_fixed(case_.work() / (row.median_ms * 1e-3) / lab_.metric.scale, 1) : "";
-    std::string percent = row.timed && yardstick_ms_ > 0 ? format_fixed(100.0 * yardstick_ms_ / row.median_ms, 1) : "";
+    // One cell per metric of the lab; the part's own holds its rate.
+    const Metric& metric = metric_named(lab_, row.metric);
+    std::vector<std::string> rates;
+    for (const Metric& m : lab_.metrics)
+        rates.push_back(row.timed && &m == &metric ? format_fixed(row.work / (row.median_ms * 1e-3) / m.scale, 1) : "");
+    std::string percent;
+    if (row.timed && !lab_.yardsticks.empty()) {  // a yardstick's own row shows 100
+        std::string against = is_yardstick ? row.part : row.yardstick.empty() ? lab_.yardsticks.front().name : row.yardstick;
+        auto y = yardstick_ms_.find(against);
+        if (y != yardstick_ms_.end()) percent = format_fixed(100.0 * y->second / row.median_ms, 1);
+    }
     std::vector<std::string> config = row.config;
     config.resize(lab_.config_columns.size(), "-");
 
@@ -87,15 +117,17 @@ void RunReport::add(const PartRow& row, bool is_yardstick) {
         fields.push_back(row.part);
         fields.insert(fields.end(), config.begin(), config.end());
         fields.insert(fields.end(), {row.block, row.threads, row.launches, row.check, ms,
-                                     row.timed ? format_fixed(row.q1_ms, 4) : "", row.timed ? format_fixed(row.q3_ms, 4) : "", rate});
-        if (!lab_.yardstick.empty()) fields.push_back(percent);
+                                     row.timed ? format_fixed(row.q1_ms, 4) : "", row.timed ? format_fixed(row.q3_ms, 4) : ""});
+        fields.insert(fields.end(), rates.begin(), rates.end());
+        if (!lab_.yardsticks.empty()) fields.push_back(percent);
         std::printf("%s\n", csv_row(fields).c_str());
         std::fflush(stdout);
     } else {
         std::vector<std::string> cells = {row.part};
         cells.insert(cells.end(), config.begin(), config.end());
-        cells.insert(cells.end(), {row.block, row.threads, row.launches, row.check, ms, rate});
-        if (!lab_.yardstick.empty()) cells.push_back(percent);
+        cells.insert(cells.end(), {row.block, row.threads, row.launches, row.check, ms});
+        cells.insert(cells.end(), rates.begin(), rates.end());
+        if (!lab_.yardsticks.empty()) cells.push_back(percent);
         if (!row.message.empty()) cells.push_back(row.message);
         table_.print_row(cells);
     }

@@ -1,8 +1,9 @@
 // What a driver shows and records for one case: the heading and a table row per part as each
 // finishes (or a CSV row, for the sweeps), and, with --out, results.tsv, the grader's record
-// of every part (common/result_files.hpp). The metric, the yardstick's name and the columns
-// of per-part settings are the lab's (LabInfo); the rest is the same for every lab.
+// of every part (common/result_files.hpp). The metrics, the yardsticks and the columns of
+// per-part settings are the lab's (LabInfo); the rest is the same for every lab.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,14 +25,24 @@ struct PartRow {
     std::string output_file;
     bool timed = false;
     double median_ms = 0, q1_ms = 0, q3_ms = 0;
+    std::string metric;     // PartRun::metric: "" for the lab's first
+    double work = 0;        // in that metric's units
+    std::string yardstick;  // PartRun::yardstick: "" for the lab's first
 };
+
+// The lab's metric of that csv_name ("": its first); stops on a name the lab does not declare.
+const Metric& metric_named(const LabInfo& lab, const std::string& csv_name);
+// The fastest `work` units of `metric` can run on this GPU (its roofline ceiling), in ms; 0
+// for a metric with no bound.
+double physical_floor_ms(const Metric& metric, double work, const GpuInfo& gpu);
 
 class RunReport {
 public:
     // results_dir: where results.tsv goes, "" for none.
     RunReport(const LabInfo& lab, const DriverOptions& options, const LabCase& lab_case, std::string results_dir);
 
-    void start(const GpuInfo* gpu, const std::string& case_name, const std::string& check_text);
+    // floor_ms: the least time any part of the case could take on this GPU (0: unknown).
+    void start(const GpuInfo* gpu, const std::string& case_name, const std::string& check_text, double floor_ms);
     void add(const PartRow& row, bool is_yardstick);
 
     // The CSV column names, for --csv-header.
@@ -43,5 +54,5 @@ private:
     const LabCase& case_;
     StreamingTable table_;
     std::unique_ptr<ResultsWriter> results_;
-    double yardstick_ms_ = 0;
+    std::map<std::string, double> yardstick_ms_;  // by name
 };

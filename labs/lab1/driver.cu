@@ -88,7 +88,7 @@ public:
         return run;
     }
 
-    PartRun yardstick() override {
+    PartRun yardstick(const std::string&) override {
         cublas_ = std::make_unique<CublasHandle>(stream_);
         PartRun run;
         run.output = "C";
@@ -142,9 +142,8 @@ LabInfo lab1() {
     lab.name = LAB_NAME;
     lab.summary = "Runs the parts of matmul.cu on one case, checks them against a CPU reference and times them beside cuBLAS.";
     lab.parts = matmul_part_names();
-    lab.metric = {"GFLOP/s", "gflops", 1e9, Metric::Bound::fp32_flops};
-    lab.yardstick = "cublas";
-    lab.yardstick_title = "cuBLAS";
+    lab.metrics = {{"GFLOP/s", "gflops", 1e9, Metric::Bound::fp32_flops}};
+    lab.yardsticks = {{"cublas", "cuBLAS"}};
     lab.config_columns = {"tile", "depth"};
     lab.declare_options = [](ArgParser& args) {
         args.option("m", "M", "1000", "rows of A and C");
