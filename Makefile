@@ -45,9 +45,11 @@ COMMON_OBJ := $(call objects,$(filter-out common/gpu_limits_main.cpp,$(wildcard 
 
 # --- per-lab rules ------------------------------------------------------------------
 # $(call lab_sources,LAB): the driver's files, i.e. every source in labs/LAB except the
-# student files; driver.cu holds main() and is left out of the test binaries.
+# student files, and the shared CPU references it names (reference_files under common/);
+# driver.cu holds main() and is left out of the test binaries.
 lab_student_files = $(call manifest,$(1),student_files)
-lab_sources = $(filter-out $(addprefix labs/$(1)/,$(call lab_student_files,$(1))),$(wildcard labs/$(1)/*.cu labs/$(1)/*.cpp))
+lab_sources = $(filter-out $(addprefix labs/$(1)/,$(call lab_student_files,$(1))),$(wildcard labs/$(1)/*.cu labs/$(1)/*.cpp)) \
+              $(filter common/%,$(call manifest,$(1),reference_files))
 lab_impl_sources = $(addprefix $(if $(filter solution,$(2)),solutions,labs)/$(1)/,$(call lab_student_files,$(1)))
 lab_bin = $(BUILD)/bin/$(1)-$(2)
 # The newest sweep of this lab, else the sample measured on a current GPU.

@@ -42,7 +42,7 @@ grading-trusted-objects-%:
 # the student's files with the trusted driver, but without the lab's CPU reference
 # (reference_files: grading compares with the reference run's outputs) and without a symbol
 # table, so the student's code can reach neither.
-graded_sources = $(filter-out $(addprefix labs/$(1)/,$(call manifest,$(1),reference_files)),$(call lab_sources,$(1)))
+graded_sources = $(filter-out $(call manifest,$(1),reference_files),$(call lab_sources,$(1)))
 define graded_rules
 $(BUILD)/bin/$(1)-graded: $(call objects,$(call graded_sources,$(1))) $(COMMON_OBJ) $(call objects,$(call lab_impl_sources,$(1),student))
 	@mkdir -p $$(@D)

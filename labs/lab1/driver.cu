@@ -1,6 +1,6 @@
 // Lab 1 trusted driver: only what is about matrices. Seeded matrices A and B, the CPU
-// reference of C = A B with its error bound (reference.hpp), the parts of matmul.cu
-// (parts.hpp) and cuBLAS SGEMM as the yardstick. Options, checking, timing, tables and result
+// reference of C = A B with its error bound (common/reference/matmul_reference.hpp), the
+// parts of matmul.cu (parts.hpp) and cuBLAS SGEMM as the yardstick. Options, checking, timing, tables and result
 // files are the shared driver core's (common/lab_main.hpp).
 #include <cublas_v2.h>
 
@@ -11,7 +11,7 @@
 #include "lab_main.hpp"
 #include "parts.hpp"
 #include "random_data.hpp"
-#include "reference.hpp"
+#include "reference/matmul_reference.hpp"
 #include "reference_hook.hpp"
 
 namespace {

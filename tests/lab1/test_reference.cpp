@@ -5,7 +5,7 @@
 
 #include "catch.hpp"
 #include "random_data.hpp"
-#include "reference.hpp"
+#include "reference/matmul_reference.hpp"
 
 TEST_CASE("reference product of a small rectangular case, worked by hand", "[lab1][reference]") {
     // A (2x3) * B (3x2)

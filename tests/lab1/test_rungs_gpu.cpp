@@ -14,7 +14,7 @@
 #include "launcher.cuh"
 #include "parts.hpp"
 #include "random_data.hpp"
-#include "reference.hpp"
+#include "reference/matmul_reference.hpp"
 
 namespace {
 

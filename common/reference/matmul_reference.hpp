@@ -1,4 +1,5 @@
-// The CPU reference for lab 1 and the error bound that decides what "correct" means.
+// The CPU reference of a float matrix product (labs 1, 2 and 7) and the error bound that
+// decides what "correct" means.
 //
 // A float dot product of length K, summed in any order (with or without FMA), differs
 // from the exact value by at most gamma_K * sum_k |a_k| |b_k|, gamma_K = K u / (1 - K u),

@@ -1,4 +1,4 @@
-#include "reference.hpp"
+#include "reference/matmul_reference.hpp"
 
 #include <algorithm>
 #include <cmath>
