@@ -29,14 +29,17 @@ CPPFLAGS += -Icommon -I$(CUDA_HOME)/include
 lab_of_source = $(if $(filter labs solutions tests,$(firstword $(subst /, ,$<))),$(word 2,$(subst /, ,$<)))
 lab_include = $(if $(lab_of_source),-Ilabs/$(lab_of_source) -DLAB_NAME=\"$(lab_of_source)\") \
               $(if $(filter tests,$(firstword $(subst /, ,$<))),-Itests)
+# A lab's host-compiler flags (manifest key host_flags, lab7: -fopenmp), for its driver, its
+# solution and its tests; nvcc passes them to the host compiler.
+lab_host_flags = $(if $(wildcard labs/$(lab_of_source)/manifest),$(call manifest,$(lab_of_source),host_flags))
 
 $(BUILD)/obj/%.cu.o: %.cu
 	@mkdir -p $(@D)
-	$(NVCC) -std=c++17 $(GENCODE) $(NVCCFLAGS) $(CPPFLAGS) $(lab_include) -Xcompiler "$(WARNINGS)" -MMD -MP -c $< -o $@
+	$(NVCC) -std=c++17 $(GENCODE) $(NVCCFLAGS) $(CPPFLAGS) $(lab_include) -Xcompiler "$(WARNINGS)" $(addprefix -Xcompiler ,$(lab_host_flags)) -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/%.cpp.o: %.cpp
 	@mkdir -p $(@D)
-	$(CXX) -std=c++17 $(CXXFLAGS) $(WARNINGS) $(CPPFLAGS) $(lab_include) -MMD -MP -c $< -o $@
+	$(CXX) -std=c++17 $(CXXFLAGS) $(WARNINGS) $(CPPFLAGS) $(lab_include) $(lab_host_flags) -MMD -MP -c $< -o $@
 
 objects = $(patsubst %,$(BUILD)/obj/%.o,$(1))
 link = $(NVCC) $(GENCODE) $(1) -o $@ -L$(CUDA_HOME)/lib64
