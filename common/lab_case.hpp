@@ -134,6 +134,10 @@ struct LabInfo {
     std::vector<Yardstick> yardsticks;
     std::vector<std::string> config_columns;  // per-part settings the table shows: "tile", "depth"
     bool needs_gpu = true;  // false only for the grader's CPU test lab
+    // Parts and yardsticks that run on the host alone (lab7's OpenMP loops). Where no GPU is
+    // usable and every part chosen is one of these, they run without it (and the other
+    // yardsticks are left out); otherwise no GPU stops the driver as usual.
+    std::vector<std::string> host_parts;
     // The clock of host-timed parts, in milliseconds (default: std::chrono::steady_clock).
     std::function<double()> host_clock_ms;
     std::function<void(ArgParser&)> declare_options;  // the lab's own options

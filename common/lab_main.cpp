@@ -104,9 +104,16 @@ public:
 
         const GpuInfo* gpu = nullptr;
         if (lab_.needs_gpu) {
-            gpu_ = require_gpu(options.device);
-            gpu = &gpu_;
-            CUDA_CHECK(cudaStreamCreate(&stream_));
+            std::string reason = why_no_gpu(options.device);
+            if (!reason.empty() && !lab_.host_parts.empty() && only_host_parts(cases)) {
+                std::fprintf(stderr, "No GPU (%s): the parts chosen run on the CPU, so they run without one.\n", reason.c_str());
+            } else {
+                if (!reason.empty() && !lab_.host_parts.empty())
+                    std::fprintf(stderr, "Without a GPU only the CPU parts run: --part %s\n", join_names(lab_.host_parts).c_str());
+                gpu_ = require_gpu(options.device);
+                gpu = &gpu_;
+                CUDA_CHECK(cudaStreamCreate(&stream_));
+            }
         }
         int status = exit_code::ok;
         for (PreparedCase& c : cases) {
@@ -125,6 +132,20 @@ public:
     }
 
 private:
+    bool only_host_parts(const std::vector<PreparedCase>& cases) const {
+        for (const PreparedCase& c : cases)
+            for (const std::string& part : c.options.parts)
+                if (std::find(lab_.host_parts.begin(), lab_.host_parts.end(), part) == lab_.host_parts.end()) return false;
+        return true;
+    }
+    // The parts among `names` (host_parts also lists host yardsticks), comma-separated.
+    std::string join_names(const std::vector<std::string>& names) const {
+        std::string text;
+        for (const std::string& n : names)
+            if (std::find(lab_.parts.begin(), lab_.parts.end(), n) != lab_.parts.end()) text += (text.empty() ? "" : ",") + n;
+        return text;
+    }
+
     const LabInfo& lab_;
     GpuInfo gpu_;
     cudaStream_t stream_ = nullptr;

@@ -1,5 +1,6 @@
 #include "part_loop.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -48,7 +49,8 @@ public:
         std::vector<std::pair<std::string, PartRun>> runs;
         size_t yardsticks = 0;
         if (!o_.no_yardstick)
-            for (const LabInfo::Yardstick& y : lab_.yardsticks) runs.emplace_back(y.name, case_.yardstick(y.name));
+            for (const LabInfo::Yardstick& y : lab_.yardsticks)
+                if (gpu_ || !lab_.needs_gpu || is_host_part(y.name)) runs.emplace_back(y.name, case_.yardstick(y.name));  // no GPU: host ones only
         yardsticks = runs.size();
         for (const std::string& name : o_.parts) runs.emplace_back(name, case_.part(name));
         report_.start(gpu_, case_name, compute_references(runs), parts_floor_ms(runs, yardsticks));
@@ -58,6 +60,10 @@ public:
     }
 
 private:
+    bool is_host_part(const std::string& name) const {
+        return std::find(lab_.host_parts.begin(), lab_.host_parts.end(), name) != lab_.host_parts.end();
+    }
+
     // The fastest any of the parts could run on this GPU (results.tsv: floor_ms); 0 for none.
     double parts_floor_ms(const std::vector<std::pair<std::string, PartRun>>& runs, size_t yardsticks) const {
         if (!gpu_) return 0;
