@@ -88,6 +88,9 @@ public:
 
     void setup(const GpuInfo* gpu, cudaStream_t stream) override {
         stream_ = stream;
+        // OpenMP's default team is one thread here: a CPU part must ask for p.threads itself
+        // (num_threads), or it runs serially and its time shows it did not.
+        omp_set_num_threads(1);
         const size_t count = size_t(n_) * n_;
         SeededRandom random(seed_);  // entries uniform in [-1, 1): A first, then B
         A_.resize(count);
