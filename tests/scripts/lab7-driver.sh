@@ -16,13 +16,18 @@ check_run 2 "--threads must be between 1 and 1024, got 0" -- "$student" --thread
 check_run 2 "--stream must be between 1 and" -- "$student" --stream 0
 
 # The CPU parts, on whatever machine this is (quick sizes: this runs in CI).
+# In a student's copy (make dist: no solutions/) labs/lab7/zerocopy.cu is theirs, no longer the starter.
 cpu=(--n 37 --threads 3 --reps 2 --warmup 0 --part cpu_ijk,cpu_ikj)
-output=$("$student" "${cpu[@]}" 2>&1)
-if [[ $? != 0 || $(grep -cE '^cpu_i(jk|kj) .*not implemented' <<<"$output") != 2 ]] || grep -E '^cpu_' <<<"$output" | grep -q PASS; then
-    fail "the starter's CPU parts should show 'not implemented' and no PASS:"
-    echo "$output"
+if [[ -d solutions ]]; then
+    output=$("$student" "${cpu[@]}" 2>&1)
+    if [[ $? != 0 || $(grep -cE '^cpu_i(jk|kj) .*not implemented' <<<"$output") != 2 ]] || grep -E '^cpu_' <<<"$output" | grep -q PASS; then
+        fail "the starter's CPU parts should show 'not implemented' and no PASS:"
+        echo "$output"
+    else
+        echo "ok    the starter's CPU parts show 'not implemented', also without a GPU"
+    fi
 fi
-if [[ -x $solution ]]; then
+if [[ -d solutions && -x $solution ]]; then
     output=$("$solution" "${cpu[@]}" 2>&1)
     if [[ $? != 0 || $(grep -cE '^(openmp|cpu_ijk|cpu_ikj) .* PASS ' <<<"$output") != 3 ]]; then
         fail "the solution should pass both CPU parts and the OpenMP yardstick:"
