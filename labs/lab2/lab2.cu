@@ -5,12 +5,11 @@
 // the shared matmul reference (common/reference/) for C, exact ones for the transpose and the
 // copies. Yardsticks: cuBLAS for the multiplies, a device-to-device cudaMemcpy2D for the
 // transpose (the most a pass over the matrix can move).
-#include <cublas_v2.h>
-
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "cublas_sgemm.hpp"
 #include "device_buffer.hpp"
 #include "lab2.hpp"
 #include "lab_main.hpp"
@@ -25,21 +24,6 @@ namespace {
 // Up to this many multiply-adds (1024^3) --check auto compares every element of C.
 constexpr double full_check_macs = double(1ull << 30);
 constexpr int max_side = 1 << 16;
-
-class CublasHandle {
-public:
-    explicit CublasHandle(cudaStream_t stream) {
-        if (cublasCreate(&handle_) != CUBLAS_STATUS_SUCCESS) fail(exit_code::bad_usage, "cuBLAS could not start");
-        cublasSetStream(handle_, stream);
-    }
-    ~CublasHandle() { cublasDestroy(handle_); }
-    CublasHandle(const CublasHandle&) = delete;
-    CublasHandle& operator=(const CublasHandle&) = delete;
-    cublasHandle_t get() const { return handle_; }
-
-private:
-    cublasHandle_t handle_ = nullptr;
-};
 
 // Page-locked host floats, so that the copies part measures the bus, not the pager.
 class PinnedFloats {
@@ -298,13 +282,9 @@ public:
         run.work = 0;
         cublas_ = std::make_unique<CublasHandle>(stream_);
         run.output = "C";
-        // Row-major C = A B is column-major C^T = B^T A^T: pass B first, swap M and N.
         run.run = [this](Launcher&) {
             C_written_ = nullptr;
-            const float one = 1, zero = 0;
-            if (cublasSgemm(cublas_->get(), CUBLAS_OP_N, CUBLAS_OP_N, N_, M_, K_, &one, dB_.get(), N_, dA_.get(), K_,
-                            &zero, dC_.get(), N_) != CUBLAS_STATUS_SUCCESS)
-                fail(exit_code::bad_usage, "cublasSgemm failed");
+            cublas_->sgemm_row_major(dA_.get(), dB_.get(), dC_.get(), M_, N_, K_);
         };
         return run;
     }
