@@ -91,6 +91,8 @@ public:
     virtual std::vector<std::pair<std::string, std::string>> settings() const = 0;
     // Metric units one run does: 2 M N K operations, the bytes moved, the keys sorted.
     virtual double work() const = 0;
+    // Lines the heading shows after setup(), each a complete line ("pitch  A: 4096 bytes ...").
+    virtual std::vector<std::string> notes() const { return {}; }
 
     virtual PartRun part(const std::string& name) = 0;  // a name from LabInfo::parts
     virtual PartRun yardstick(const std::string& /*name: one of LabInfo::yardsticks*/) { return {}; }

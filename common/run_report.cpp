@@ -85,6 +85,7 @@ void RunReport::start(const GpuInfo* gpu, const std::string& case_name, const st
     std::printf("check  %s\n", check_text.c_str());
     std::printf("time   median of %d runs after %d warm-up runs, %s\n", options_.reps, options_.warmup,
                 gpu ? "CUDA events" : "the host clock");
+    for (const std::string& line : case_.notes()) std::printf("%s\n", line.c_str());
     if (lab_.yardsticks.size() > 1 && !options_.no_yardstick) {
         std::printf("%%      each part against its own yardstick:");
         for (const LabInfo::Yardstick& y : lab_.yardsticks) std::printf(" %s (row %s)", y.title.c_str(), y.name.c_str());

@@ -4,10 +4,11 @@
 # student's files and links. Sourced by grade.sh.
 
 # The pristine sources a lab's build reads, relative to the repository: the build system,
-# common/ and the lab's folder without its student files.
+# common/ (with its shared CPU references, common/reference/) and the lab's folder without
+# its student files.
 template_sources() {
     local lab=$1 file
-    (cd "$REPO" && for file in Makefile mk/*.mk mk/*.sh common/* "labs/$lab"/*; do
+    (cd "$REPO" && for file in Makefile mk/*.mk mk/*.sh common/* common/*/* "labs/$lab"/*; do
         [[ -f $file ]] || continue
         [[ " ${LAB_FILES[$lab]} " == *" ${file##*/} "* && $file == labs/$lab/* ]] && continue
         printf '%s\n' "$file"

@@ -1,12 +1,11 @@
 // Lab 1 trusted driver: only what is about matrices. Seeded matrices A and B, the CPU
 // reference of C = A B with its error bound (common/reference/matmul_reference.hpp), the
-// parts of matmul.cu (parts.hpp) and cuBLAS SGEMM as the yardstick. Options, checking, timing, tables and result
-// files are the shared driver core's (common/lab_main.hpp).
-#include <cublas_v2.h>
-
+// parts of matmul.cu (parts.hpp) and cuBLAS SGEMM as the yardstick. Options, checking,
+// timing, tables and result files are the shared driver core's (common/lab_main.hpp).
 #include <string>
 #include <vector>
 
+#include "cublas_sgemm.hpp"
 #include "device_buffer.hpp"
 #include "lab_main.hpp"
 #include "parts.hpp"
@@ -18,21 +17,6 @@ namespace {
 
 // Up to this many multiply-adds (1024^3) --check auto compares every element of C.
 constexpr double full_check_macs = double(1ull << 30);
-
-class CublasHandle {
-public:
-    explicit CublasHandle(cudaStream_t stream) {
-        if (cublasCreate(&handle_) != CUBLAS_STATUS_SUCCESS) fail(exit_code::bad_usage, "cuBLAS could not start");
-        cublasSetStream(handle_, stream);
-    }
-    ~CublasHandle() { cublasDestroy(handle_); }
-    CublasHandle(const CublasHandle&) = delete;
-    CublasHandle& operator=(const CublasHandle&) = delete;
-    cublasHandle_t get() const { return handle_; }
-
-private:
-    cublasHandle_t handle_ = nullptr;
-};
 
 class MatmulCase : public LabCase {
 public:
@@ -92,13 +76,7 @@ public:
         cublas_ = std::make_unique<CublasHandle>(stream_);
         PartRun run;
         run.output = "C";
-        // Row-major C = A B is column-major C^T = B^T A^T: pass B first, swap M and N.
-        run.run = [this](Launcher&) {
-            const float one = 1, zero = 0;
-            if (cublasSgemm(cublas_->get(), CUBLAS_OP_N, CUBLAS_OP_N, N_, M_, K_, &one, dB_.get(), N_, dA_.get(), K_,
-                            &zero, dC_.get(), N_) != CUBLAS_STATUS_SUCCESS)
-                fail(exit_code::bad_usage, "cublasSgemm failed");
-        };
+        run.run = [this](Launcher&) { cublas_->sgemm_row_major(dA_.get(), dB_.get(), dC_.get(), M_, N_, K_); };
         return run;
     }
 

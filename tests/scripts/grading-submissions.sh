@@ -76,7 +76,8 @@ if [[ ${GPU:-no} == yes ]]; then
     mode=(--build-only)
     expected_status=0
 fi
-grading/grade.sh --sandbox "$sandbox" --out "$out" --jobs 2 "${mode[@]}" "$subs" >"$work/screen.txt" 2>&1
+# Lab 1 only: these are lab-1 submissions, whatever other labs the course has.
+grading/grade.sh --sandbox "$sandbox" --out "$out" --jobs 2 --labs lab1 "${mode[@]}" "$subs" >"$work/screen.txt" 2>&1
 status=$?
 tail -25 "$work/screen.txt"
 check "grade.sh finishes with status $expected_status (got $status)" test "$status" == "$expected_status"
@@ -113,21 +114,21 @@ check "oli: the include outside the lab" feedback_has oli "reaches outside the l
 check "nothing was unpacked outside the submission folders" test ! -e "$work/matmul.cu" -a ! -e "$out/matmul.cu"
 
 # The output folder is never reused or overwritten unless asked.
-grading/grade.sh --sandbox "$sandbox" --out "$out" "$subs" >"$work/again.txt" 2>&1
+grading/grade.sh --sandbox "$sandbox" --labs lab1 --out "$out" "$subs" >"$work/again.txt" 2>&1
 check "a second run into the same folder is refused (status 2)" test $? == 2
 check "... and says how to resume or regrade" grep -q -- "--resume" "$work/again.txt"
 mkdir -p "$work/mine" && echo precious >"$work/mine/notes.txt"
-grading/grade.sh --sandbox "$sandbox" --out "$work/mine" --regrade "$subs" >"$work/mine.txt" 2>&1
+grading/grade.sh --sandbox "$sandbox" --labs lab1 --out "$work/mine" --regrade "$subs" >"$work/mine.txt" 2>&1
 check "a folder the grader did not make is refused, even with --regrade" test $? == 2 -a "$(cat "$work/mine/notes.txt")" == precious
 
 before=$(stat -c %Y "$out/students/erin/lab1/score.tsv")
-grading/grade.sh --sandbox "$sandbox" --out "$out" --jobs 2 --resume "${mode[@]}" "$subs" >"$work/resume.txt" 2>&1
+grading/grade.sh --sandbox "$sandbox" --labs lab1 --out "$out" --jobs 2 --resume "${mode[@]}" "$subs" >"$work/resume.txt" 2>&1
 check "--resume keeps what was done (erin's score untouched)" test "$(stat -c %Y "$out/students/erin/lab1/score.tsv")" == "$before"
 check "--resume reports the labs it kept" grep -q "labs already done and kept: $((${#students[@]} - ${#built[@]}))" "$work/resume.txt"
-grading/grade.sh --sandbox "$sandbox" --out "$out" --jobs 2 --regrade --student dan "${mode[@]}" "$subs" >"$work/regrade.txt" 2>&1
+grading/grade.sh --sandbox "$sandbox" --labs lab1 --out "$out" --jobs 2 --regrade --student dan "${mode[@]}" "$subs" >"$work/regrade.txt" 2>&1
 check "--regrade --student grades that student again" grep -q "Students: 1 (labs already done and kept: 0); builds to run: 1" "$work/regrade.txt"
 check "... and the gradebook still lists everyone" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == "${#students[@]}"
-grading/grade.sh --sandbox "$sandbox" --out "$out" --resume --student nobody "$subs" >/dev/null 2>&1
+grading/grade.sh --sandbox "$sandbox" --labs lab1 --out "$out" --resume --student nobody "$subs" >/dev/null 2>&1
 check "an unknown --student is refused (status 2)" test $? == 2
 
 grading/grade.sh --help >"$work/help.txt"
