@@ -127,16 +127,18 @@ TEST_CASE("feedback.md shows public details, keeps hidden cases hidden, and fenc
 TEST_CASE("grading.args reach every run but stay out of the feedback's cases and rerun hints", "[grading][reports]") {
     LabPlan plan = make_lab_plan(
         Manifest::parse("title = Test lab\nstudent_files = k.cu\nparts = one\n"
-                        "grading.args = --check none --quiet\ncases = small big\ncase.small.args = --n 3\n"
-                        "case.small.visibility = public\ncase.small.points = 1\ncase.big.args = --n 9 --reps 5\n"
+                        "grading.args = --check none --quiet --threads 4\ncases = small big\ncase.small.args = --n 3\n"
+                        "case.small.visibility = public\ncase.small.points = 1\ncase.big.args = --n 9 --reps 5 --threads 1\n"
                         "case.big.visibility = public\ncase.big.points = 1\nperf.cases = big\nperf.points = 1\n"
                         "perf.full_ratio = 1.2\nperf.zero_ratio = 2\n",
                         "m"),
         "labT");
-    // A case without performance points is not timed.
-    CHECK(plan.run_args(plan.cases[0]) ==
-          std::vector<std::string>{"--n", "3", "--check", "none", "--quiet", "--reps", "1", "--warmup", "0"});
-    CHECK(plan.run_args(plan.cases[1]) == std::vector<std::string>{"--n", "9", "--reps", "5", "--check", "none", "--quiet"});
+    // A case without performance points is not timed; a case's own options come after the
+    // lab's, so they win (the driver keeps the last of an option given twice).
+    CHECK(plan.run_args(plan.cases[0]) == std::vector<std::string>{"--check", "none", "--quiet", "--threads", "4", "--n",
+                                                                   "3", "--reps", "1", "--warmup", "0"});
+    CHECK(plan.run_args(plan.cases[1]) == std::vector<std::string>{"--check", "none", "--quiet", "--threads", "4", "--n",
+                                                                   "9", "--reps", "5", "--threads", "1"});
     StudentReport report = sample_report("ann");
     report.labs[0].items[0].passed = false;  // a public failure, with its rerun hint
     report.labs[0].items[0].points = 0;
