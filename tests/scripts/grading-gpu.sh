@@ -101,6 +101,11 @@ check_lab() {
 
         if [[ $(expect_value "$expect" full_marks) == yes ]]; then
             check "$name: full marks ($points of $max)" test "$points" == "$max"
+            # Where not, which items fell short, with the times behind a performance item.
+            [[ $points == "$max" ]] || awk -F'\t' '$0 ~ /record=item/ {
+                    for (i = 1; i <= NF; ++i) { split($i, kv, "="); f[kv[1]] = substr($i, length(kv[1]) + 2) }
+                    if (f["points"] != f["max"]) printf "      short: %s %s %s: %s of %s (student %s ms, reference %s ms) %s\n",
+                        f["kind"], f["part"], f["case"], f["points"], f["max"], f["student_ms"], f["reference_ms"], f["message"] }' "$score"
             continue
         fi
         local note_has
