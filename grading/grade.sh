@@ -39,7 +39,7 @@ umask 077
 GRADING_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$GRADING_DIR/.." && pwd)
 SANDBOX=$GRADING_DIR/sandbox.sh
-for part in common pool submissions uids isolation workfolders builds reference runs; do
+for part in common pool progress submissions uids isolation workfolders builds reference runs; do
     # shellcheck source=/dev/null
     source "$GRADING_DIR/lib/$part.sh"
 done
@@ -309,7 +309,9 @@ run_on_gpus() {
     [[ -z $RUNNERS_PER_GPU ]] && ((runners > 4)) && runners=4
     say "Running ${#RUN_ITEMS[@]} submission(s) on ${#GPU_IDS[@]} GPU(s) ($GPU_NAME), $runners at a time per GPU; timed runs alone"
     phase_begin "runs on the GPU"
+    progress_start ${#RUN_ITEMS[@]}
     run_pool $((${#GPU_IDS[@]} * runners)) run_student_lab "${RUN_ITEMS[@]}"
+    progress_end
     phase_end "runs on the GPU"
 }
 

@@ -227,13 +227,20 @@ run_cases() {
     ((${#timed[@]} == 0)) || with_gpu exclusive "$gpu" run_group "$slot" "$gpu" "$student" "$lab" "${timed[@]}"
 }
 
-# run_student_lab SLOT "STUDENT<TAB>LAB" NUMBER: the runners' worker function. RUNNERS_PER_GPU
-# runners share each GPU (slot modulo the number of GPUs picks it). Each student x lab runs as a
-# sandbox uid of its own (from its place in the list), so nothing one student's runs leave
-# behind belongs to the next student's uid.
+# run_student_lab SLOT "STUDENT<TAB>LAB" NUMBER: the runners' worker function: runs and scores
+# one student x lab, then moves the progress line on.
 run_student_lab() {
-    local slot=$1 number=$3 student lab
+    local student lab
     IFS=$'\t' read -r student lab <<<"$2"
+    run_and_score "$1" "$student" "$lab" "$3"
+    progress_step "$student" "$lab"
+}
+
+# run_and_score SLOT STUDENT LAB NUMBER. RUNNERS_PER_GPU runners share each GPU (slot modulo the
+# number of GPUs picks it). Each student x lab runs as a sandbox uid of its own (from its place
+# in the list), so nothing one student's runs leave behind belongs to the next student's uid.
+run_and_score() {
+    local slot=$1 student=$2 lab=$3 number=$4
     local gpu=${GPU_IDS[$((slot % ${#GPU_IDS[@]}))]} sandbox_slot=$((100 + (number - 1) % 900))
     local dir=$OUT/students/$student/$lab
     if [[ -e $PRIVATE/gpu-lost-$gpu ]]; then

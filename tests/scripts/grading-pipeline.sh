@@ -5,7 +5,7 @@
 # curve, the reports. Students: the solution (full marks), the starter (nothing), a wrong
 # part, a part that crashes the process, a part that never ends on one case, a slow one, one
 # that floods stdout, one that forges the result files, one that leaves a process behind,
-# one that keeps state in its work folder.
+# one that keeps state in its work folder. The progress line counts them as they finish.
 # Each must lose exactly the points of what it broke, under every isolation this machine
 # offers. (On the GPU, grading-gpu.sh does the same with lab1 and its planted bugs.)
 set -uo pipefail
@@ -90,6 +90,12 @@ grade_class() {
     check "the gradebook has every student" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == 10
     check "the gradebook row of slow" grep -qx "slow,10.7035,10.7035" "$out/gradebook.csv"
     check "the grader's private folder is closed to others" test "$(stat -c %a "$out/.grader")" == 700
+    # Not a terminal: one progress line per student; six of the ten fail a case.
+    check "a progress line for each student" test "$(grep -c '^runs: [0-9]*/10 done, [0-9]* with failures, time left: ' "$work/screen.txt")" == 10
+    check "the last progress line counts every student and their failures" \
+        grep -qx 'runs: 10/10 done, 6 with failures, time left: none ([a-z-]* labcpu)' "$work/screen.txt"
+    check "the progress lines count up one by one" bash -c \
+        "grep -o '^runs: [0-9]*/' '$work/screen.txt' | tr -dc '0-9\n' | paste -sd' ' | grep -qx '1 2 3 4 5 6 7 8 9 10'"
 }
 
 # Every isolation this machine offers (grading/README.md, "Isolation").
@@ -103,8 +109,14 @@ fi
 # scores must not depend on it (the timed case, the hidden one here, still runs alone).
 for sandbox in "${sandboxes[@]}"; do grade_class "$sandbox" "$([[ $sandbox == "${sandboxes[-1]}" ]] && echo 3 || echo 1)"; done
 
-# A second run reuses the cached reference outputs.
-grade_labcpu "$repo" "$subs" "$out" --regrade --student good >"$work/again.txt" 2>&1
+# A second run reuses the cached reference outputs; on a terminal (script(1) gives it one) the
+# progress line is rewritten in place instead of added to.
+export -f grade_labcpu best_sandbox
+export BUILD repo subs out
+script -qec 'grade_labcpu "$repo" "$subs" "$out" --regrade --student good' /dev/null >"$work/again.txt" 2>&1
 check "--regrade of one student keeps the cached reference outputs" \
     bash -c "! grep -q 'reference outputs: labcpu' '$work/again.txt' && grep -qx 'good,12,12' '$out/gradebook.csv'"
+check "on a terminal the progress line is rewritten in place" \
+    grep -qF $'\r\033[Kruns: 1/1 done, 0 with failures, time left: none\r\n' "$work/again.txt"
+check "on a terminal no plain progress line is added" bash -c "! grep -q '^runs: ' '$work/again.txt'"
 finish
