@@ -26,6 +26,9 @@
 #   --runners N        students run at a time on each GPU (default: a quarter of the CPUs per
 #                      GPU, 1 to 4); a timed run always has its GPU to itself
 #   --time-limit S     lower every case's time limit to S seconds (trial runs)
+#   --budget S         seconds of runs each student may use per lab, all cases and sanitizers
+#                      together (default: three of the lab's longest runs, each 2 x its time
+#                      limit + 10 s); what is left unrun then scores 0, "not run: budget"
 #   --build-only       unpack, check and build, but run no case (a check before the GPU night)
 #   --help             this text
 #
@@ -51,7 +54,7 @@ usage_error() { echo "grade.sh: $1 (see --help)" >&2; exit 2; }
 
 parse_options() {
     LAB_LIST="" OUT="" JOBS=$(nproc) ONLY_STUDENT="" MODE=new SANDBOX_REQUEST=auto GPU_LIST="" TIME_LIMIT_CAP=""
-    SUBMISSIONS="" BUILD_ONLY=no RUNNERS_PER_GPU="" SIMILARITY=0.5
+    SUBMISSIONS="" BUILD_ONLY=no RUNNERS_PER_GPU="" SIMILARITY=0.5 BUDGET=""
     while (($#)); do
         case $1 in
             --help) usage; exit 0 ;;
@@ -66,6 +69,7 @@ parse_options() {
             --runners) RUNNERS_PER_GPU=${2-}; shift 2 ;;
             --similarity) SIMILARITY=${2-}; shift 2 ;;
             --time-limit) TIME_LIMIT_CAP=${2-}; shift 2 ;;
+            --budget) BUDGET=${2-}; shift 2 ;;
             --build-only) BUILD_ONLY=yes; shift ;;
             -*) usage_error "unknown option '$1'" ;;
             *) [[ -n $SUBMISSIONS ]] && usage_error "one SUBMISSIONS folder only, not also '$1'"; SUBMISSIONS=$1; shift ;;
@@ -78,6 +82,7 @@ parse_options() {
     ((JOBS > 64)) && JOBS=64
     [[ $SANDBOX_REQUEST =~ ^(auto|bwrap|rlimits)$ ]] || usage_error "--sandbox must be auto, bwrap or rlimits"
     [[ -z $TIME_LIMIT_CAP || $TIME_LIMIT_CAP =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage_error "--time-limit must be a number of seconds"
+    [[ -z $BUDGET || $BUDGET =~ ^[1-9][0-9]*$ ]] || usage_error "--budget must be a whole number of seconds, 1 or more"
     [[ -z $GPU_LIST || $GPU_LIST =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--gpus must be indices like 0,1"
     [[ -z $RUNNERS_PER_GPU || $RUNNERS_PER_GPU =~ ^[1-9][0-9]?$ ]] || usage_error "--runners must be a whole number from 1 to 99"
     [[ $SIMILARITY =~ ^(0(\.[0-9]+)?|1(\.0*)?)$ ]] || usage_error "--similarity must be a fraction from 0 to 1"

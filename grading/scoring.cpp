@@ -203,7 +203,10 @@ private:
             bool pass = false;
             std::string detail;
             auto record = run.parts.find(p.name);
-            if (record == run.parts.end()) {
+            std::vector<std::string> not_run = read_lines(in_.lab_dir + "/runs/" + c.name + "/" + p.name + "/not-run.txt");
+            if (record == run.parts.end() && !not_run.empty()) {
+                why = "not run: " + clean_line(not_run.front());  // the grader's own words (runs.sh)
+            } else if (record == run.parts.end()) {
                 bool rejected = std::find(run.rejected.begin(), run.rejected.end(), p.name) != run.rejected.end();
                 why = rejected ? "its record in results.tsv was rejected" : "no result: " + run.sandbox.describe();
                 detail = stderr_excerpt(run);
@@ -294,6 +297,14 @@ private:
             if (!missing.empty()) {
                 item.passed = true;
                 item.message = tool + " was not run: " + clean_line(missing.front());
+                add(item);
+                continue;
+            }
+            // Not run because the submission's own runs used up its budget: the points go.
+            std::vector<std::string> budget = read_lines(in_.lab_dir + "/sanitize/" + tool + "/not-run.txt");
+            if (!budget.empty()) {
+                item.points = -plan_.sanitize_points;
+                item.message = tool + " was not run: " + clean_line(budget.front());
                 add(item);
                 continue;
             }

@@ -31,6 +31,39 @@ collect_outputs() {
 # Logs are kept to their last 64 KB: enough for the feedback, small for 50 students.
 trim_log() { [[ -f $1 ]] && tail -c 65536 -- "$1" >"$1.tail" && mv -- "$1.tail" "$1"; return 0; }
 
+# The run-time budget of one student x lab: the seconds its sandboxed runs may take in all
+# (--budget; by default three of the lab's longest process walls, so a part that never ends
+# still costs only its own points). SPENT counts them in the runner; a run gets at most what
+# is left as its wall, and none starts once nothing is left: its parts are marked "not run".
+budget_of() {
+    [[ -n $BUDGET ]] && { echo "$BUDGET"; return; }
+    local case_name longest=0
+    for case_name in ${LAB_CASES[$1]}; do
+        longest=$(awk -v a="$longest" -v b="$(process_wall "$(case_limit "$1" "$case_name")")" 'BEGIN { print (b > a ? b : a) }')
+    done
+    echo $((3 * longest))
+}
+budget_left() { awk -v b="$(budget_of "$1")" -v s="$SPENT" 'BEGIN { printf "%d", b - s }'; }
+# within_budget LAB WALL: the wall a run may have (WALL or less), or fails when none is left.
+within_budget() {
+    local left
+    left=$(budget_left "$1")
+    ((left >= 1)) || return 1
+    echo $((left < $2 ? left : $2))
+}
+spend() { SPENT=$(awk -v s="$SPENT" -v t="$(field_of "$1" seconds)" 'BEGIN { printf "%.3f", s + t }'); }
+# not_run_for_budget LAB FOLDER...: each folder (a part's evidence, a sanitizer tool's) says why
+# it has none.
+not_run_for_budget() {
+    local lab=$1 folder
+    shift
+    for folder in "$@"; do
+        mkdir -p -- "$folder"
+        echo "this submission used up its run-time budget for $lab ($(budget_of "$lab") s of runs in all)" >"$folder/not-run.txt"
+    done
+    log "budget: $(budget_of "$lab") s used up; not run: ${*#"$OUT/students/"}"
+}
+
 # fresh_box SLOT STUDENT LAB: a fresh copy of the student's built work folder for one process,
 # lent to the sandbox uid of SLOT; prints its path. Nothing a process leaves in its folder
 # reaches the next one (a hidden case's arguments, say).
@@ -46,15 +79,21 @@ fresh_box() {
 run_parts() {
     local slot=$1 gpu=$2 student=$3 lab=$4 case_name=$5 part=$6
     local dir=$OUT/students/$student/$lab box
-    local evidence=$dir/runs/$case_name/$part limit args
-    rm -rf -- "$evidence" && mkdir -p -- "$evidence"
-    box=$(fresh_box "$slot" "$student" "$lab")
+    local evidence=$dir/runs/$case_name/$part limit args wall
+    rm -rf -- "$evidence"
     limit=$(case_limit "$lab" "$case_name")
+    if ! wall=$(within_budget "$lab" "$(process_wall "$limit")"); then
+        not_run_for_budget "$lab" "$evidence"
+        return 1
+    fi
+    mkdir -p -- "$evidence"
+    box=$(fresh_box "$slot" "$student" "$lab")
     read -ra args <<<"${CASE_ARGS[$lab/$case_name]}"
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$evidence/sandbox.tsv" --stdout "$evidence/stdout.txt" \
-        --stderr "$evidence/stderr.txt" --wall "$(process_wall "$limit")" --nproc 128 --fsize "$OUTPUT_LIMIT" \
+        --stderr "$evidence/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
         "./build/bin/$lab-graded" "${args[@]}" --out run-out --time-limit "$limit" --part "$part"
+    spend "$evidence/sandbox.tsv"
     collect_outputs "$box" run-out "$evidence/out"
     rm -rf -- "$box"
     trim_log "$evidence/stdout.txt"
@@ -92,12 +131,17 @@ run_batch() {
         wall=$(awk -v w="$wall" -v t="$limit" 'BEGIN { printf "%d", w + 2 * t }')
     done
     wall=$((wall + ${GRADE_WALL_MARGIN:-10}))
+    if ! wall=$(within_budget "$lab" "$wall"); then
+        rm -rf -- "$box"
+        return 1
+    fi
     local run=$dir/runs/.batch-$n
     rm -rf -- "$run" && mkdir -p -- "$run"
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$run/sandbox.tsv" --stdout "$run/stdout.txt" \
         --stderr "$run/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
         "./build/bin/$lab-graded" --cases cases.txt --out run-out
+    spend "$run/sandbox.tsv"
     trim_log "$run/stdout.txt"
     trim_log "$run/stderr.txt"
     for case_name in "${cases[@]}"; do
@@ -121,7 +165,10 @@ run_group() {
     done
     while ((${#pending[@]})); do
         n=$((n + 1))
-        run_batch "$slot" "$gpu" "$student" "$lab" "$n" "${pending[@]}"
+        if ! run_batch "$slot" "$gpu" "$student" "$lab" "$n" "${pending[@]}"; then
+            not_run_for_budget "$lab" "${pending[@]/#/$dir/runs/}"
+            return 0
+        fi
         local unrecorded=" " seen=" " still=()
         for pair in "${pending[@]}"; do
             case_name=${pair%%/*}
@@ -134,7 +181,11 @@ run_group() {
         for pair in "${pending[@]}"; do [[ $unrecorded == *" $pair "* ]] && still+=("$pair"); done
         pending=("${still[@]}")
         ((${#pending[@]})) || break
-        run_parts "$slot" "$gpu" "$student" "$lab" "${pending[0]%%/*}" "${pending[0]#*/}"
+        if ! run_parts "$slot" "$gpu" "$student" "$lab" "${pending[0]%%/*}" "${pending[0]#*/}"; then
+            local rest=("${pending[@]:1}")
+            ((${#rest[@]} == 0)) || not_run_for_budget "$lab" "${rest[@]/#/$dir/runs/}"
+            return 0
+        fi
         pending=("${pending[@]:1}")
     done
 }
@@ -159,15 +210,20 @@ run_sanitizers() {
     # is the student's to change (grading/sanitizer_log.hpp knows its --error-exitcode).
     for tool in ${SANITIZE_TOOLS[$lab]}; do
         local evidence=$dir/sanitize/$tool wall
-        rm -rf -- "$evidence" && mkdir -p -- "$evidence"
+        rm -rf -- "$evidence"
+        if ! wall=$(within_budget "$lab" "$(awk -v t="$limit" 'BEGIN { printf "%d", 4 * t + 30 }')"); then
+            not_run_for_budget "$lab" "$evidence"
+            continue
+        fi
+        mkdir -p -- "$evidence"
         box=$(fresh_box "$slot" "$student" "$lab")
-        wall=$(awk -v t="$limit" 'BEGIN { printf "%d", 4 * t + 30 }')
         # The tool's threads share one process: its CPU time may run ahead of the wall clock.
         "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$evidence/sandbox.tsv" --stdout "$evidence/log.txt" \
             --stderr "$evidence/log.txt" --wall "$wall" --cpu $((4 * wall)) --nproc 256 \
             --fsize "$OUTPUT_LIMIT" --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
             bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh "$tool" "./build/bin/$lab-graded" "${args[@]}" \
             --time-limit "$limit" --part all
+        spend "$evidence/sandbox.tsv"
         trim_log "$evidence/log.txt"
         rm -rf -- "$box"
         log "sanitize $student $lab $tool: $(field_of "$evidence/sandbox.tsv" outcome) $(field_of "$evidence/sandbox.tsv" exit)"
@@ -252,6 +308,7 @@ run_and_score() {
         return 0
     fi
     sandbox_options "$sandbox_slot"
+    SPENT=0
     # Public cases, then the sanitizers (public too), then the hidden cases: nothing a process
     # saw of a hidden case can reach a run whose messages the student sees.
     local started=$EPOCHREALTIME

@@ -5,7 +5,8 @@
 # curve, the reports. Students: the solution (full marks), the starter (nothing), a wrong
 # part, a part that crashes the process, a part that never ends on one case, a slow one, one
 # that floods stdout, one that forges the result files, one that leaves a process behind,
-# one that keeps state in its work folder. The progress line counts them as they finish.
+# one that keeps state in its work folder, one that sleeps in every process until its run-time
+# budget is spent. The progress line counts them as they finish.
 # Each must lose exactly the points of what it broke, under every isolation this machine
 # offers. (On the GPU, grading-gpu.sh does the same with lab1 and its planted bugs.)
 set -uo pipefail
@@ -38,6 +39,10 @@ item_message() {  # item_message STUDENT PART CASE: the correctness item's messa
         if (f["part"] == p && f["case"] == c) print f["message"] }' "$out/students/$1/labcpu/score.tsv"
 }
 points_of() { [[ $(labcpu_points "$out" "$1") == "$2" ]]; }
+sleeper_seconds() {  # the seconds of every sandboxed run of the sleeper
+    cat "$out"/students/sleeper/labcpu/runs/*/*/sandbox.tsv 2>/dev/null |
+        awk -F'\t' '{ for (i = 1; i <= NF; i++) if (index($i, "seconds=") == 1) s += substr($i, 9) } END { printf "%.1f", s }'
+}
 says() { grep -qF -- "$3" <<<"$(item_message "$1" "$2" "${4:-small}")"; }
 # shellcheck source=../../grading/lib/tasks.sh
 source grading/lib/tasks.sh
@@ -87,15 +92,23 @@ grade_class() {
     check "the hidden case's details stay out of the feedback" bash -c "! grep -q 'by the wall-clock limit' '$out/students/hang-big/feedback.md'"
     check "the public case's failure is explained in the feedback" grep -q "the program was killed by SIGSEGV" "$out/students/crash-b/feedback.md"
     check "results.json marks the hidden case hidden" grep -q '"name": "labcpu b: case big", "score": 0, "max_score": 2, "status": "failed", "output": "failed", "visibility": "hidden"' "$out/students/hang-big/results.json"
-    check "the gradebook has every student" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == 10
+    # The budget: --time-limit 1 makes every process wall 2 x 1 + 3 s, and the budget three of
+    # them. Unbounded, the sleeper would hold its sandbox for 2 walls x 3 parts x 2 cases, 60 s.
+    check "sleeper: nothing scores" points_of sleeper 0
+    check "sleeper: part b of the public case was not run, for the budget" \
+        says sleeper b "not run: this submission used up its run-time budget for labcpu (15 s of runs in all)"
+    check "sleeper: the hidden case was not run at all" says sleeper a "not run: this submission used up its run-time budget" big
+    check "sleeper: its runs took the budget and no more ($(sleeper_seconds) s)" \
+        awk -v s="$(sleeper_seconds)" 'BEGIN { exit !(s >= 13.5 && s <= 17) }'
+    check "the gradebook has every student" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == 11
     check "the gradebook row of slow" grep -qx "slow,10.7035,10.7035" "$out/gradebook.csv"
     check "the grader's private folder is closed to others" test "$(stat -c %a "$out/.grader")" == 700
-    # Not a terminal: one progress line per student; six of the ten fail a case.
-    check "a progress line for each student" test "$(grep -c '^runs: [0-9]*/10 done, [0-9]* with failures, time left: ' "$work/screen.txt")" == 10
+    # Not a terminal: one progress line per student; seven of the eleven fail a case.
+    check "a progress line for each student" test "$(grep -c '^runs: [0-9]*/11 done, [0-9]* with failures, time left: ' "$work/screen.txt")" == 11
     check "the last progress line counts every student and their failures" \
-        grep -qx 'runs: 10/10 done, 6 with failures, time left: none ([a-z-]* labcpu)' "$work/screen.txt"
+        grep -qx 'runs: 11/11 done, 7 with failures, time left: none ([a-z-]* labcpu)' "$work/screen.txt"
     check "the progress lines count up one by one" bash -c \
-        "grep -o '^runs: [0-9]*/' '$work/screen.txt' | tr -dc '0-9\n' | paste -sd' ' | grep -qx '1 2 3 4 5 6 7 8 9 10'"
+        "grep -o '^runs: [0-9]*/' '$work/screen.txt' | tr -dc '0-9\n' | paste -sd' ' | grep -qx '1 2 3 4 5 6 7 8 9 10 11'"
 }
 
 # Every isolation this machine offers (grading/README.md, "Isolation").
