@@ -135,6 +135,8 @@ grading/grade.sh --help >"$work/help.txt"
 check "--help explains the options" grep -q -- "--sandbox MODE" "$work/help.txt"
 grading/grade.sh --jobs zero "$subs" >/dev/null 2>&1
 check "a bad option value is refused (status 2)" test $? == 2
+grading/grade.sh --budget 0 "$subs" >"$work/budget.txt" 2>&1
+check "a budget of no time is refused, saying why (status $?)" grep -q "budget must be a whole number of seconds, 1 or more" "$work/budget.txt"
 
 # Without a working bubblewrap, the default sandbox refuses to grade rather than fall back to
 # rlimits unasked: a bwrap that cannot start comes first in PATH.
