@@ -30,6 +30,14 @@
 #                      together (default: three of the lab's longest runs, each 2 x its time
 #                      limit + 10 s); what is left unrun then scores 0, "not run: budget"
 #   --build-only       unpack, check and build, but run no case (a check before the GPU night)
+#   --slurm            on a Slurm submit host: unpack, check and build here, then run the cases
+#                      as a job array, one GPU per task, and make the gradebook in a job that
+#                      waits for them (grading/README.md, "Slurm"); with --resume, only what
+#                      is not graded yet
+#   --slurm-tasks N    tasks of the job array, each grading its share of the students (default 4)
+#   --sbatch 'OPTS'    options for sbatch: partition, account, time (--sbatch '-p gpu -t 1:00:00')
+#   --task I/N         (the job array's own) grade the I-th of N shares of the students
+#   --collect          (the waiting job's own) the gradebook and summary, once all are graded
 #   --help             this text
 #
 # Output (grading/README.md, "Output"): DIR/gradebook.csv, DIR/summary.txt and, per student,
@@ -42,7 +50,7 @@ umask 077
 GRADING_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$GRADING_DIR/.." && pwd)
 SANDBOX=$GRADING_DIR/sandbox.sh
-for part in common pool progress submissions uids isolation workfolders builds reference runs; do
+for part in common pool progress submissions uids isolation workfolders builds reference runs slurm; do
     # shellcheck source=/dev/null
     source "$GRADING_DIR/lib/$part.sh"
 done
@@ -55,6 +63,7 @@ usage_error() { echo "grade.sh: $1 (see --help)" >&2; exit 2; }
 parse_options() {
     LAB_LIST="" OUT="" JOBS=$(nproc) ONLY_STUDENT="" MODE=new SANDBOX_REQUEST=auto GPU_LIST="" TIME_LIMIT_CAP=""
     SUBMISSIONS="" BUILD_ONLY=no RUNNERS_PER_GPU="" SIMILARITY=0.5 BUDGET=""
+    SLURM=none SLURM_TASKS=4 SBATCH_OPTIONS=() TASK_INDEX=0 TASK_COUNT=1
     while (($#)); do
         case $1 in
             --help) usage; exit 0 ;;
@@ -71,6 +80,11 @@ parse_options() {
             --time-limit) TIME_LIMIT_CAP=${2-}; shift 2 ;;
             --budget) BUDGET=${2-}; shift 2 ;;
             --build-only) BUILD_ONLY=yes; shift ;;
+            --slurm) SLURM=submit; shift ;;
+            --slurm-tasks) SLURM_TASKS=${2-}; shift 2 ;;
+            --sbatch) read -ra SBATCH_OPTIONS <<<"${2-}"; shift 2 ;;
+            --task) SLURM=task; TASK_INDEX=${2-}; TASK_INDEX=${TASK_INDEX%%/*}; TASK_COUNT=""; [[ ${2-} == */* ]] && TASK_COUNT=${2#*/}; shift 2 ;;
+            --collect) SLURM=collect; shift ;;
             -*) usage_error "unknown option '$1'" ;;
             *) [[ -n $SUBMISSIONS ]] && usage_error "one SUBMISSIONS folder only, not also '$1'"; SUBMISSIONS=$1; shift ;;
         esac
@@ -83,6 +97,13 @@ parse_options() {
     [[ $SANDBOX_REQUEST =~ ^(auto|bwrap|rlimits)$ ]] || usage_error "--sandbox must be auto, bwrap or rlimits"
     [[ -z $TIME_LIMIT_CAP || $TIME_LIMIT_CAP =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage_error "--time-limit must be a number of seconds"
     [[ -z $BUDGET || $BUDGET =~ ^[1-9][0-9]*$ ]] || usage_error "--budget must be a whole number of seconds, 1 or more"
+    [[ $SLURM_TASKS =~ ^[1-9][0-9]{0,3}$ ]] || usage_error "--slurm-tasks must be a whole number from 1 to 9999"
+    if [[ $SLURM == task ]]; then
+        [[ $TASK_COUNT =~ ^[1-9][0-9]*$ && $TASK_INDEX =~ ^[0-9]+$ ]] && ((TASK_INDEX < TASK_COUNT)) ||
+            usage_error "--task must be I/N with 0 <= I < N"
+    fi
+    # The tasks and the collection work in a folder --slurm made.
+    [[ $SLURM == task || $SLURM == collect ]] && MODE=resume
     [[ -z $GPU_LIST || $GPU_LIST =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--gpus must be indices like 0,1"
     [[ -z $RUNNERS_PER_GPU || $RUNNERS_PER_GPU =~ ^[1-9][0-9]?$ ]] || usage_error "--runners must be a whole number from 1 to 99"
     [[ $SIMILARITY =~ ^(0(\.[0-9]+)?|1(\.0*)?)$ ]] || usage_error "--similarity must be a fraction from 0 to 1"
@@ -96,20 +117,33 @@ prepare_output_folder() {
         [[ -d $OUT && ! -L $OUT && -f $OUT/$marker ]] ||
             usage_error "'$OUT' exists and is not a grading output folder: choose another --out"
         [[ $MODE != new ]] || usage_error "'$OUT' holds an earlier grading: add --resume to finish it, or --regrade to grade again"
+    elif [[ $SLURM == task || $SLURM == collect ]]; then
+        usage_error "'$OUT' does not exist: --task and --collect work in the output folder of a run with --slurm"
     else
         mkdir -p -- "$OUT" || usage_error "cannot make '$OUT'"
         echo "Made by grading/grade.sh; grading/README.md describes what is here." >"$OUT/$marker"
     fi
     OUT=$(realpath -e "$OUT")
     exec {OUT_LOCK}>"$OUT/.lock"
-    flock -n "$OUT_LOCK" || usage_error "another grading run is using '$OUT'"
+    if [[ $SLURM == task ]]; then
+        # The tasks of one job array share the folder (each grades its own students); the run
+        # that submitted them may still be on its way out.
+        flock -s -w 300 "$OUT_LOCK" || usage_error "another grading run is using '$OUT'"
+    else
+        local wait=(-n)
+        [[ $SLURM == collect ]] && wait=(-w 300)
+        flock -x "${wait[@]}" "$OUT_LOCK" || usage_error "another grading run is using '$OUT'"
+    fi
     PRIVATE=$OUT/.grader
     mkdir -p -- "$PRIVATE" "$OUT/students"
     chmod 700 -- "$PRIVATE"
     chmod 700 -- "$OUT"
     LOG_FILE=$OUT/grading.log
-    rm -f -- "$PRIVATE/timings.tsv" "$PRIVATE"/worker-times.*.tsv "$PRIVATE"/gpu-lost-*
-    RUN_ID=$(date +%Y%m%d-%H%M%S)-$$
+    # What belongs to this run alone (GPU locks, timings, probes, progress): concurrent tasks
+    # of a job array each have their own GPU 0.
+    RUN_ID=$(date +%Y%m%d-%H%M%S)-$$$([[ $SLURM == task ]] && echo "-task$TASK_INDEX")
+    RUN_DIR=$PRIVATE/runs/$RUN_ID
+    mkdir -p -- "$RUN_DIR"
 }
 
 # The grader's own tools, built in the repository's build folder like everything else.
@@ -117,8 +151,12 @@ build_tools() {
     BUILD=${BUILD:-build}
     [[ $BUILD == /* ]] || BUILD=$REPO/$BUILD
     GRADER=$BUILD/bin/grader
-    make -s -C "$REPO" BUILD="$BUILD" "$GRADER" >"$PRIVATE/tools.log" 2>&1 ||
-        die "cannot build the grader: see $PRIVATE/tools.log"
+    if [[ $SLURM == task || $SLURM == collect ]]; then
+        [[ -x $GRADER ]] || die "$GRADER is missing: the run with --slurm builds it"  # no build races
+    else
+        make -s -C "$REPO" BUILD="$BUILD" "$GRADER" >"$PRIVATE/tools.log" 2>&1 ||
+            die "cannot build the grader: see $PRIVATE/tools.log"
+    fi
     NVCC=$(make -s -C "$REPO" --no-print-directory grading-print-nvcc 2>/dev/null)
     CUDA_ARCH=$(make -s -C "$REPO" --no-print-directory grading-print-arch 2>/dev/null)
     [[ -n $NVCC && -n $CUDA_ARCH ]] || die "cannot find nvcc or the CUDA architectures (make grading-print-arch)"
@@ -219,8 +257,10 @@ choose_hidden_paths() {
 select_students() {
     collect_submissions
     SELECTED=()
-    local id
+    local id number=0
     for id in "${STUDENT_IDS[@]}"; do
+        # A task of a job array (--task I/N) grades every N-th student from the I-th.
+        ((number++ % TASK_COUNT == TASK_INDEX)) || continue
         [[ -z $ONLY_STUDENT || $id == "$ONLY_STUDENT" ]] && SELECTED+=("$id")
     done
     if [[ -n $ONLY_STUDENT && ${#SELECTED[@]} == 0 ]]; then
@@ -303,7 +343,8 @@ run_on_gpus() {
     done
     for lab in "${labs_to_run[@]}"; do
         make_reference_binary "$lab"
-        check_binary_in_sandbox "$lab"
+        # (A task's binary was tried in the sandbox by the run that submitted it.)
+        [[ $SLURM == task ]] || check_binary_in_sandbox "$lab"
         make_reference_outputs "$lab"
     done
     phase_end "reference outputs"
@@ -360,36 +401,63 @@ print_timings() {
     local kind seconds
     {
         echo "Where the time went (seconds):"
-        while IFS=$'\t' read -r kind seconds; do printf '  %-28s %8s\n' "$kind" "$seconds"; done <"$PRIVATE/timings.tsv"
-        if compgen -G "$PRIVATE/worker-times.*.tsv" >/dev/null; then
+        while IFS=$'\t' read -r kind seconds; do printf '  %-28s %8s\n' "$kind" "$seconds"; done <"$RUN_DIR/timings.tsv"
+        if compgen -G "$RUN_DIR/worker-times.*.tsv" >/dev/null; then
             echo "  summed over the parallel workers:"
-            cat "$PRIVATE"/worker-times.*.tsv | awk -F'\t' '{ t[$1] += $2; n[$1]++ }
+            cat "$RUN_DIR"/worker-times.*.tsv | awk -F'\t' '{ t[$1] += $2; n[$1]++ }
                 END { for (k in t) printf "    %-26s %8.1f  (%d items)\n", k, t[k], n[k] }' | sort
         fi
-    } | tee "$PRIVATE/timings.txt" >&2
+    } | tee "$RUN_DIR/timings.txt" >&2
+}
+
+# The class's gradebook, similarity report and summary, from every student's score files.
+write_class_reports() {
+    "$GRADER" gradebook --out "$OUT" --labs "${LABS[*]}" --manifests "$REPO/labs" >"$OUT/summary.txt" ||
+        die "cannot write the gradebook"
+    "$GRADER" similarity --out "$OUT" --labs "${LABS[*]}" --manifests "$REPO/labs" --threshold "$SIMILARITY" \
+        >>"$OUT/summary.txt" || die "cannot write the similarity report"
+    {
+        echo
+        cat "$OUT/summary.txt"
+        echo
+        echo "Sandbox: $(cat "$OUT/isolation.txt" 2>/dev/null)"
+        echo "Gradebook: $OUT/gradebook.csv; feedback: $OUT/students/NAME/feedback.md and results.json"
+    } >&2
 }
 
 main() {
     parse_options "$@"
     prepare_output_folder
     local started=$EPOCHREALTIME
-    say "Grading $SUBMISSIONS into $OUT"
+    say "Grading $SUBMISSIONS into $OUT$([[ $SLURM == task ]] && echo " (task $TASK_INDEX of $TASK_COUNT)")"
     build_tools
     load_lab_plans
-    find_gpus
-    if ((${#GPU_IDS[@]})); then
-        say "GPU: $GPU_NAME (${#GPU_IDS[@]} in use: ${GPU_IDS[*]})"
+    if [[ $SLURM == collect ]]; then
+        collect_class
+        return
+    fi
+    if [[ $SLURM == submit ]]; then
+        GPU_IDS=()  # the submit host builds; the job array's tasks have the GPUs
+        require_sbatch
     else
-        say "NO GPU: $NO_GPU_REASON. Submissions are unpacked, checked and built, but no case can run: they score zero until graded again with --resume on a GPU machine."
+        find_gpus
+        if ((${#GPU_IDS[@]})); then
+            say "GPU: $GPU_NAME (${#GPU_IDS[@]} in use: ${GPU_IDS[*]})"
+        else
+            say "NO GPU: $NO_GPU_REASON. Submissions are unpacked, checked and built, but no case can run: they score zero until graded again with --resume on a GPU machine."
+        fi
     fi
     choose_sandbox_user
     choose_box_root
+    [[ $SLURM != none && -n ${TEMPORARY_BOXES-} ]] &&
+        die "with --slurm the work folders must lie in the output folder, on the filesystem the nodes share, but the sandbox uids cannot reach it here (a folder above it is closed to them): choose an --out they can traverse"
     [[ -n ${TEMPORARY_BOXES-} && ${GRADE_KEEP_WORK:-0} != 1 ]] && trap 'rm -rf -- "$TEMPORARY_BOXES"' EXIT
     choose_hidden_paths
-    choose_isolation "$SANDBOX_REQUEST" "$( ((${#GPU_IDS[@]} > 0)) && ! gpu_assumed && echo yes || echo no)"
-    choose_python
+    # The probes run in $BOXES/.probe as the base uid: the tasks of a Slurm job array take turns.
+    with_lock "$PRIVATE/probe.lock" choose_isolation "$SANDBOX_REQUEST" "$( ((${#GPU_IDS[@]} > 0)) && ! gpu_assumed && echo yes || echo no)"
+    with_lock "$PRIVATE/probe.lock" choose_python
     say "Sandbox: $ISOLATION_TEXT"
-    echo "$ISOLATION_TEXT" >"$OUT/isolation.txt"
+    [[ $SLURM == task ]] || echo "$ISOLATION_TEXT" >"$OUT/isolation.txt"
     [[ -z $SANITIZER ]] && say "compute-sanitizer is not installed: the sanitizer checks are skipped (no points taken)"
 
     phase_begin "unpack and prepare"
@@ -397,33 +465,35 @@ main() {
     declare -gA TEMPLATE=() REFERENCE_BIN=() REFERENCE_KEY=()
     local lab
     for lab in "${LABS[@]}"; do make_template "$lab"; done
-    prepare_students
+    if [[ $SLURM == task ]]; then
+        built_before  # unpacked and built by the run that submitted this task
+    else
+        prepare_students
+    fi
     phase_end "unpack and prepare"
     say "Students: ${#SELECTED[@]} (labs already done and kept: $DONE_COUNT); builds to run: ${#BUILD_ITEMS[@]}, $JOBS at a time"
 
-    phase_begin "student builds"
-    run_pool "$JOBS" build_one "${BUILD_ITEMS[@]}"
-    phase_end "student builds"
+    if [[ $SLURM != task ]]; then
+        phase_begin "student builds"
+        run_pool "$JOBS" build_one "${BUILD_ITEMS[@]}"
+        phase_end "student builds"
+    fi
+    if [[ $SLURM == submit ]]; then
+        for lab in "${LABS[@]}"; do make_reference_binary "$lab" && check_binary_in_sandbox "$lab"; done
+        submit_jobs
+        return
+    fi
 
     CASES_NOT_RUN=no
     run_on_gpus
 
     phase_begin "scoring and reports"
     score_and_report
-    "$GRADER" gradebook --out "$OUT" --labs "${LABS[*]}" --manifests "$REPO/labs" >"$OUT/summary.txt" ||
-        die "cannot write the gradebook"
-    "$GRADER" similarity --out "$OUT" --labs "${LABS[*]}" --manifests "$REPO/labs" --threshold "$SIMILARITY" \
-        >>"$OUT/summary.txt" || die "cannot write the similarity report"
+    # A task's students are graded; the job that waits for every task makes the gradebook.
+    [[ $SLURM == task ]] || write_class_reports
     phase_end "scoring and reports"
 
-    {
-        echo
-        cat "$OUT/summary.txt"
-        echo
-        echo "Sandbox: $ISOLATION_TEXT"
-        echo "Gradebook: $OUT/gradebook.csv; feedback: $OUT/students/NAME/feedback.md and results.json"
-    } >&2
-    printf 'total\t%s\n' "$(seconds_since "$started")" >>"$PRIVATE/timings.tsv"
+    printf 'total\t%s\n' "$(seconds_since "$started")" >>"$RUN_DIR/timings.tsv"
     print_timings
     if [[ $CASES_NOT_RUN == yes ]]; then
         say "NO GPU: the cases of ${#RUN_ITEMS[@]} built submission(s) did not run; grade again with --resume on a GPU machine."

@@ -26,10 +26,10 @@ phase_begin() { PHASE_START[$1]=$EPOCHREALTIME; }
 phase_end() {
     local seconds
     seconds=$(awk -v a="${PHASE_START[$1]}" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
-    printf '%s\t%s\n' "$1" "$seconds" >>"$PRIVATE/timings.tsv"
+    printf '%s\t%s\n' "$1" "$seconds" >>"$RUN_DIR/timings.tsv"
 }
 # Time spent inside a parallel phase, added up over its workers: add_time KIND SECONDS.
-add_time() { printf '%s\t%s\n' "$1" "$2" >>"$PRIVATE/worker-times.$BASHPID.tsv"; }
+add_time() { printf '%s\t%s\n' "$1" "$2" >>"$RUN_DIR/worker-times.$BASHPID.tsv"; }
 seconds_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }'; }
 
 # The value of KEY in a tab-separated key=value file (sandbox.tsv, score.tsv's first line).
@@ -39,4 +39,16 @@ field_of() { awk -v key="$2" -F'\t' '{ for (i = 1; i <= NF; i++) if (index($i, k
 content_key() {
     local words=$1; shift
     { printf '%s\n' "$words"; for f in "$@"; do printf '%s\n' "$f"; cat -- "$f"; done; } | sha256sum | cut -c1-16
+}
+
+# with_lock FILE COMMAND...: COMMAND in this shell, holding an exclusive lock on FILE (the tasks
+# of a Slurm job array share the output folder's caches: one builds, the others wait and reuse).
+with_lock() {
+    local guard status
+    exec {guard}>>"$1"
+    flock -x "$guard"
+    "${@:2}"
+    status=$?
+    exec {guard}>&-
+    return $status
 }

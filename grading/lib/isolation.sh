@@ -14,8 +14,8 @@ probe_sandbox() {
     local isolation=$1 uid=$2 namespaces=$3 gpu=$4 box=$BOXES/.probe
     rm -rf -- "$box" && mkdir -p -- "$box" && cp -- "$GRADER" "$box/grader"
     [[ -n $uid ]] && chown -R "$uid:$uid" "$box"
-    local options=(--isolation "$isolation" --box "$box" --status "$PRIVATE/probe.tsv" --stdout "$PRIVATE/probe.out"
-                   --stderr "$PRIVATE/probe.out" --wall 60)
+    local options=(--isolation "$isolation" --box "$box" --status "$RUN_DIR/probe.tsv" --stdout "$RUN_DIR/probe.out"
+                   --stderr "$RUN_DIR/probe.out" --wall 60)
     [[ -n $uid ]] && options+=(--uid "$uid")
     [[ $namespaces == yes ]] && options+=(--namespaces)
     local command=(/bin/true)
@@ -25,7 +25,7 @@ probe_sandbox() {
     fi
     "$SANDBOX" "${options[@]}" -- "${command[@]}" >/dev/null 2>&1 || return 1
     local worked=no
-    [[ $(field_of "$PRIVATE/probe.tsv" outcome) == exited && $(field_of "$PRIVATE/probe.tsv" exit) == 0 ]] && worked=yes
+    [[ $(field_of "$RUN_DIR/probe.tsv" outcome) == exited && $(field_of "$RUN_DIR/probe.tsv" exit) == 0 ]] && worked=yes
     rm -rf -- "$box"
     [[ $worked == yes ]]
 }
@@ -77,9 +77,9 @@ choose_isolation() {
         if ! command -v bwrap >/dev/null; then
             why_not_bwrap="bubblewrap is not installed"
         elif ! probe_sandbox bwrap "$probe_uid" no no; then
-            why_not_bwrap="bubblewrap is installed but cannot create its namespaces here: $(tail -1 "$PRIVATE/probe.out" 2>/dev/null)"
+            why_not_bwrap="bubblewrap is installed but cannot create its namespaces here: $(tail -1 "$RUN_DIR/probe.out" 2>/dev/null)"
         elif [[ $have_gpu == yes ]] && ! probe_sandbox bwrap "$probe_uid" no yes; then
-            why_not_bwrap="bubblewrap works but the GPU cannot be reached inside it: $(tail -1 "$PRIVATE/probe.out" 2>/dev/null)"
+            why_not_bwrap="bubblewrap works but the GPU cannot be reached inside it: $(tail -1 "$RUN_DIR/probe.out" 2>/dev/null)"
         else
             ISOLATION=bwrap
             ISOLATION_TEXT="bubblewrap: read-only system, private /tmp, no network, own PID and IPC namespaces, only the work folder writable, the grader's folders hidden; $uid_note; limits on wall clock, processes, file size and CPU time"
@@ -95,7 +95,7 @@ choose_isolation() {
        probe_sandbox rlimits "$probe_uid" yes "$have_gpu"; then
         SANDBOX_NAMESPACES=yes
     elif ! probe_sandbox rlimits "$probe_uid" no "$have_gpu"; then
-        die "the sandbox cannot run a program on this machine ($(tail -1 "$PRIVATE/probe.out" 2>/dev/null)); with a GPU, check that uid ${probe_uid:-$EUID} may open /dev/nvidia*" 1
+        die "the sandbox cannot run a program on this machine ($(tail -1 "$RUN_DIR/probe.out" 2>/dev/null)); with a GPU, check that uid ${probe_uid:-$EUID} may open /dev/nvidia*" 1
     fi
     local private="no network, own IPC and PID namespaces (private network, IPC and PID namespaces)"
     [[ $SANDBOX_NAMESPACES == no ]] && private="NETWORK REACHABLE and other processes visible (no namespaces available)"
@@ -125,10 +125,10 @@ choose_python() {
         rm -rf -- "$box" && mkdir -p -- "$box"
         sandbox_options 0
         lend_box "$box" 0
-        "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$PRIVATE/probe.tsv" --wall 60 -- \
+        "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$RUN_DIR/probe.tsv" --wall 60 -- \
             "$candidate" -I -c 'import tarfile, zipfile' >/dev/null 2>&1
         rm -rf -- "$box"
-        if [[ $(field_of "$PRIVATE/probe.tsv" outcome) == exited && $(field_of "$PRIVATE/probe.tsv" exit) == 0 ]]; then
+        if [[ $(field_of "$RUN_DIR/probe.tsv" outcome) == exited && $(field_of "$RUN_DIR/probe.tsv" exit) == 0 ]]; then
             PYTHON=$candidate
             return 0
         fi

@@ -8,7 +8,7 @@ run_pool() {
     local workers=$1 function=$2 slot queue
     shift 2
     (($#)) || return 0
-    queue=$(mktemp -d "$PRIVATE/queue.XXXXXX")
+    queue=$(mktemp -d "$RUN_DIR/queue.XXXXXX")
     printf '%s\n' "$@" >"$queue/items"
     echo 0 >"$queue/taken"
     local pids=()

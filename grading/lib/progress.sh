@@ -7,7 +7,7 @@
 #   progress_end             after the runners end
 
 progress_start() {
-    PROGRESS_FILE=$PRIVATE/progress.$RUN_ID
+    PROGRESS_FILE=$RUN_DIR/progress
     PROGRESS_TOTAL=$1
     PROGRESS_STARTED=$EPOCHREALTIME
     printf '0 0\n' >"$PROGRESS_FILE"

@@ -40,7 +40,8 @@ run_reference() {
 }
 
 # Outputs of every case of LAB, from the cache or made now on the first GPU.
-make_reference_outputs() {
+make_reference_outputs() { with_lock "$PRIVATE/reference-$1.lock" make_missing_reference_outputs "$1"; }
+make_missing_reference_outputs() {
     local lab=$1 case_name problem missing=()
     REFERENCE_DIR[$lab]=$PRIVATE/reference/$lab/${REFERENCE_KEY[$lab]}
     for case_name in ${LAB_CASES[$lab]}; do
@@ -77,10 +78,10 @@ check_binary_in_sandbox() {
     rm -rf -- "$box" && mkdir -p -- "$box" && cp -- "${REFERENCE_BIN[$lab]}" "$box/lab-binary"
     sandbox_options 100
     lend_box "$box" 100
-    "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$PRIVATE/probe.tsv" --stdout "$PRIVATE/probe.out" \
-        --stderr "$PRIVATE/probe.out" --wall 60 -- ./lab-binary --help
-    if [[ $(field_of "$PRIVATE/probe.tsv" outcome) != exited || $(field_of "$PRIVATE/probe.tsv" exit) != 0 ]]; then
-        die "the $lab binary cannot start in the sandbox ($(tail -1 "$PRIVATE/probe.out")); if it needs LD_LIBRARY_PATH, set it before grade.sh"
+    "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$RUN_DIR/probe.tsv" --stdout "$RUN_DIR/probe.out" \
+        --stderr "$RUN_DIR/probe.out" --wall 60 -- ./lab-binary --help
+    if [[ $(field_of "$RUN_DIR/probe.tsv" outcome) != exited || $(field_of "$RUN_DIR/probe.tsv" exit) != 0 ]]; then
+        die "the $lab binary cannot start in the sandbox ($(tail -1 "$RUN_DIR/probe.out")); if it needs LD_LIBRARY_PATH, set it before grade.sh"
     fi
     rm -rf -- "$box"
 }

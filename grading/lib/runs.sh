@@ -238,9 +238,9 @@ run_sanitizers() {
 with_gpu() {
     local mode=$1 gpu=$2 turnstile rw status
     shift 2
-    exec {turnstile}>>"$PRIVATE/gpu-$gpu.turnstile"
+    exec {turnstile}>>"$RUN_DIR/gpu-$gpu.turnstile"
     flock -x "$turnstile"
-    exec {rw}>>"$PRIVATE/gpu-$gpu.lock"
+    exec {rw}>>"$RUN_DIR/gpu-$gpu.lock"
     if [[ $mode == exclusive ]]; then
         flock -x "$rw"
     else
@@ -259,7 +259,7 @@ with_gpu() {
 reference_timed_on() {
     local lab=$1 gpu=$2 guard timing=$PRIVATE/timing/$RUN_ID/$1/gpu$2
     [[ -z ${LAB_PERF_CASES[$lab]} || -e $timing/.done ]] && return 0
-    exec {guard}>>"$PRIVATE/timing-$lab-$gpu.lock"
+    exec {guard}>>"$RUN_DIR/timing-$lab-$gpu.lock"
     flock -x "$guard"
     if [[ ! -e $timing/.done && ! -e $timing/.failed ]]; then
         local started=$EPOCHREALTIME
@@ -297,9 +297,10 @@ run_student_lab() {
 # in the list), so nothing one student's runs leave behind belongs to the next student's uid.
 run_and_score() {
     local slot=$1 student=$2 lab=$3 number=$4
-    local gpu=${GPU_IDS[$((slot % ${#GPU_IDS[@]}))]} sandbox_slot=$((100 + (number - 1) % 900))
+    # (The tasks of a Slurm job array interleave their numbers: two on one node never share a uid.)
+    local gpu=${GPU_IDS[$((slot % ${#GPU_IDS[@]}))]} sandbox_slot=$((100 + ((number - 1) * TASK_COUNT + TASK_INDEX) % 900))
     local dir=$OUT/students/$student/$lab
-    if [[ -e $PRIVATE/gpu-lost-$gpu ]]; then
+    if [[ -e $RUN_DIR/gpu-lost-$gpu ]]; then
         echo "GPU $gpu stopped working during grading; grade again with --resume" >"$dir/not-run.txt"
         return 0
     fi
@@ -323,7 +324,7 @@ run_and_score() {
     echo "$gpu" >"$dir/gpu.txt"
     # A program that ended saying "no GPU", or a fault, may have taken the GPU down with it.
     if grep -qE $'outcome=(signal|timeout)|exit=(3|4|5)\t' "$dir"/runs/*/*/sandbox.tsv 2>/dev/null && ! gpu_still_works "$gpu"; then
-        touch "$PRIVATE/gpu-lost-$gpu"
+        touch "$RUN_DIR/gpu-lost-$gpu"
         echo "GPU $gpu stopped working while this submission ran; grade again with --resume" >"$dir/not-run.txt"
         say "grade.sh: GPU $gpu stopped working (after $student $lab); the students left for it are not run"
         return 0

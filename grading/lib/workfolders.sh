@@ -17,7 +17,8 @@ template_sources() {
 
 # Builds (once; cached by the content of its sources and the compilers) the template of LAB
 # and sets TEMPLATE[LAB] to its folder.
-make_template() {
+make_template() { with_lock "$PRIVATE/template-$1.lock" build_template "$1"; }
+build_template() {
     local lab=$1 key sources folder
     mapfile -t sources < <(template_sources "$lab")
     local starters=(${LAB_FILES[$lab]})
@@ -56,7 +57,8 @@ make_template() {
 
 # The reference solution of LAB, built once from the template and solutions/LAB (trusted, not
 # sandboxed). Sets REFERENCE_BIN[LAB] and REFERENCE_KEY[LAB] (which names its cached outputs).
-make_reference_binary() {
+make_reference_binary() { with_lock "$PRIVATE/reference-build-$1.lock" build_reference_binary "$1"; }
+build_reference_binary() {
     local lab=$1 file solution_files=() key folder
     for file in ${LAB_FILES[$lab]}; do
         [[ -f $REPO/solutions/$lab/$file ]] || die "the reference solution solutions/$lab/$file is missing"

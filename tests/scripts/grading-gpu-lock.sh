@@ -5,17 +5,17 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
-PRIVATE=$(mktemp -d /tmp/grading-gpu-lock-test.XXXXXX)
-trap 'rm -rf -- "$PRIVATE"' EXIT
+RUN_DIR=$(mktemp -d /tmp/grading-gpu-lock-test.XXXXXX)
+trap 'rm -rf -- "$RUN_DIR"' EXIT
 source grading/lib/runs.sh
 now() { date +%s.%N; }
 hold() {  # hold NAME SECONDS: records "NAME start end" while holding the GPU
     local start
     start=$(now)
     sleep "$2"
-    echo "$1 $start $(now)" >>"$PRIVATE/held.txt"
+    echo "$1 $start $(now)" >>"$RUN_DIR/held.txt"
 }
-interval() { awk -v n="$1" '$1 == n { print $2, $3 }' "$PRIVATE/held.txt"; }
+interval() { awk -v n="$1" '$1 == n { print $2, $3 }' "$RUN_DIR/held.txt"; }
 overlap() {  # overlap A B: the two runs held the GPU at the same time
     read -r a0 a1 <<<"$(interval "$1")"
     read -r b0 b1 <<<"$(interval "$2")"
