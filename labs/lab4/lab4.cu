@@ -22,14 +22,17 @@
 #include "stencil_reference.hpp"
 #include "table.hpp"
 
-std::vector<float> stencil_in_float(const std::vector<float>& A) {
-    const size_t n = A.size() >= 4 ? A.size() - 4 : 0;
-    std::vector<float> B(n);
+void stencil_in_float(const float* A, size_t n, float* B) {
     for (size_t i = 0; i < n; ++i) {
         float sum = 0;
         for (int k = 0; k < 5; ++k) sum += stencil_coefficients[k] * (A[i + k] * A[i + k]);
         B[i] = sum / stencil_divisor;
     }
+}
+
+std::vector<float> stencil_in_float(const std::vector<float>& A) {
+    std::vector<float> B(A.size() >= 4 ? A.size() - 4 : 0);
+    stencil_in_float(A.data(), B.size(), B.data());
     return B;
 }
 
@@ -160,7 +163,14 @@ public:
         PartRun run;
         run.output = "yardstick";
         run.checked = false;
-        if (name == "launch") {
+        if (name == "cpu") {  // seed 001's TCPU: the same loop on one core of the host
+            run.host_timed = true;
+            run.work = stencil_bytes();
+            run.run = [this](Launcher&) {
+                cpu_B_.resize(size_t(n_));
+                stencil_in_float(A_.data(), cpu_B_.size(), cpu_B_.data());
+            };
+        } else if (name == "launch") {
             run.work = stencil_bytes();
             run.run = [this](Launcher&) {
                 empty_kernel<<<1, 32, 0, stream_>>>();
@@ -246,7 +256,7 @@ private:
     uint64_t seed_;
     cudaStream_t stream_ = nullptr;
     double peak_gbps_ = 0;
-    std::vector<float> A_, image_, filter_, max_input_;
+    std::vector<float> A_, image_, filter_, max_input_, cpu_B_;
     std::string filter_problem_;
     DeviceBuffer<float> dA_, dB_, dMaxInput_, dPartial_, dResult_, dImage_, dOut_, dCopy_, dImageCopy_;
 };
@@ -262,9 +272,11 @@ LabInfo lab4() {
     lab.parts = {"stencil_global", "stencil_shared", "max", "conv_global", "conv_shared"};
     lab.metrics = {{"GB/s", "gbps", 1e9, Metric::Bound::memory_bytes}};
     // Each part's "%" is against a copy kernel moving its own bytes: the stencils against `copy`,
-    // the max against `copy_half`, the convolutions against `copy_image`. `memcpy` (the copy
-    // engine) and `launch` (an empty kernel) are rows to read beside them.
-    lab.yardsticks = {{"launch", "an empty kernel"},
+    // the max against `copy_half`, the convolutions against `copy_image`. `cpu` (seed 001's
+    // TCPU, for its speedups), `memcpy` (the copy engine) and `launch` (an empty kernel) are
+    // rows to read beside them.
+    lab.yardsticks = {{"cpu", "the stencil on one CPU core"},
+                      {"launch", "an empty kernel"},
                       {"copy", "a copy kernel of the stencil's bytes"},
                       {"memcpy", "cudaMemcpy device to device of the stencil's bytes"},
                       {"copy_half", "a copy kernel of the max's bytes"},

@@ -205,6 +205,6 @@ TEST_CASE("the lab declares its parts in ladder order, GB/s, and a yardstick for
     CHECK(lab.metrics[0].bound == Metric::Bound::memory_bytes);
     std::vector<std::string> names;
     for (const LabInfo::Yardstick& y : lab.yardsticks) names.push_back(y.name);
-    CHECK(names == std::vector<std::string>{"launch", "copy", "memcpy", "copy_half", "copy_image"});
+    CHECK(names == std::vector<std::string>{"cpu", "launch", "copy", "memcpy", "copy_half", "copy_image"});
     CHECK(lab.needs_gpu);
 }
