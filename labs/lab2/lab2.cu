@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "copy_yardstick.cuh"
 #include "cublas_sgemm.hpp"
 #include "device_buffer.hpp"
 #include "lab2.hpp"
@@ -96,13 +97,6 @@ std::vector<float> download(const cudaPitchedPtr& d) {
 
 OutputArray as_output(const std::vector<float>& values) {
     return OutputArray{DType::f32, std::vector<double>(values.begin(), values.end()), {}};
-}
-
-// A copy kernel over the whole pitched allocation (padding included), 16 bytes a thread in a
-// grid-stride loop: what one pass over the matrix costs when a kernel, not cudaMemcpy2D, does it.
-__global__ void copy_kernel(float4* to, const float4* from, size_t count) {
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += size_t(blockDim.x) * gridDim.x)
-        to[i] = from[i];
 }
 
 class PitchedCase : public LabCase {
@@ -257,13 +251,11 @@ public:
             return run;
         }
         if (name == "copykernel") {
+            // The shared copy kernel (common/copy_yardstick.cuh) over the whole pitched allocation,
+            // padding included: what one pass over the matrix costs when a kernel does it.
             run.run = [this](Launcher&) {
-                // cudaMallocPitch's pitch is a multiple of its 512-byte alignment, so of 16.
-                const size_t count = copy_from_.bytes_allocated() / sizeof(float4);
-                const unsigned blocks = unsigned(std::min<size_t>((count + 255) / 256, 4096));  // then grid-stride
-                copy_kernel<<<blocks, 256, 0, stream_>>>(reinterpret_cast<float4*>(copy_to_.get()),
-                                                         reinterpret_cast<const float4*>(copy_from_.get()), count);
-                CUDA_CHECK(cudaGetLastError());
+                yardstick_copy_floats(copy_to_.get(), copy_from_.get(), copy_from_.bytes_allocated() / sizeof(float),
+                                      stream_);
             };
             return run;
         }
