@@ -34,9 +34,18 @@ struct Metric {
     Bound bound = Bound::none;
 };
 
+// What a part did, once it has run and been timed: what PartRun::note describes.
+struct PartResult {
+    const OutputArray* output = nullptr;  // the last timed run's output; null when not checked
+    const std::vector<LaunchConfig>* launches = nullptr;  // the launches of one run, in order
+    double median_ms = 0;
+};
+
 // How to run one part, or the yardstick, on the current case.
 struct PartRun {
-    // Puts one run on launcher.stream() through the launcher; must not synchronise.
+    // Puts one run on launcher.stream() through the launcher; must not synchronise. A
+    // yardstick the case leaves without `run` is not run in this case (an optional one, such
+    // as lab 5's CPU row under --no-cpu); a part must always have one.
     std::function<void(Launcher&)> run;
     // Values of LabInfo::config_columns for this part ("-" where a setting does not apply).
     std::vector<std::string> config;
@@ -58,6 +67,10 @@ struct PartRun {
     std::string metric;
     double work = 0;
     std::string yardstick;
+    // Text the table shows at the end of the part's row once it has run and been timed (lab 5:
+    // the sum, the grid of each launch, the speedup over the rows above). For the screen only:
+    // it goes neither into the CSV rows nor into results.tsv.
+    std::function<std::string(const PartResult&)> note;
 };
 
 // What the CPU reference says the output should be: every element or a sample of them, and
@@ -100,7 +113,10 @@ public:
     // Makes an output garbage (all bits set: NaN for floats) before a part's checked run, so an
     // element the part never writes fails.
     virtual void poison(const std::string& output, cudaStream_t stream) = 0;
-    // Put before every run and not timed: restores inputs that a part overwrites in place.
+    // Put on the stream before every run of every part and yardstick (the checked run, each
+    // warm-up and each timed repetition), before the run's start event, so it is never timed:
+    // restores inputs that a part overwrites in place (lab 5's reductions), or puts data back
+    // where every run must find it (lab 7's managed matrices on the host).
     virtual void restore_inputs(cudaStream_t) {}
     // An output after the last run, copied to the host (dtype as written for the grader).
     virtual OutputArray download(const std::string& output) = 0;

@@ -50,7 +50,10 @@ public:
         size_t yardsticks = 0;
         if (!o_.no_yardstick)
             for (const LabInfo::Yardstick& y : lab_.yardsticks)
-                if (gpu_ || !lab_.needs_gpu || is_host_part(y.name)) runs.emplace_back(y.name, case_.yardstick(y.name));  // no GPU: host ones only
+                if (gpu_ || !lab_.needs_gpu || is_host_part(y.name)) {  // no GPU: host ones only
+                    PartRun yardstick = case_.yardstick(y.name);
+                    if (yardstick.run) runs.emplace_back(y.name, std::move(yardstick));  // else not in this case
+                }
         yardsticks = runs.size();
         for (const std::string& name : o_.parts) runs.emplace_back(name, case_.part(name));
         report_.start(gpu_, case_name, compute_references(runs), parts_floor_ms(runs, yardsticks));
@@ -165,19 +168,21 @@ private:
                           is_yardstick);
         }
         launcher_.forget_launches();
-        // What is checked and written for the grader is the last timed run's output: a part
-        // that skips the work once it has been checked (a result kept from the first run)
-        // leaves the poison there.
-        if (part.checked) {
-            OutputArray last = case_.download(part.output);
-            if (first_pass)
-                check_output(row, part, last, "the first run was right, but the output of the last timed run is wrong: ");
-            if (!out_dir_.empty() && !is_yardstick) write_output(row, part.output, std::move(last));
-        }
         row.timed = true;
         row.median_ms = median(times);
         row.q1_ms = quantile(times, 0.25);
         row.q3_ms = quantile(times, 0.75);
+        // What is checked and written for the grader is the last timed run's output: a part
+        // that skips the work once it has been checked (a result kept from the first run)
+        // leaves the poison there.
+        OutputArray last;
+        if (part.checked) {
+            last = case_.download(part.output);
+            if (first_pass)
+                check_output(row, part, last, "the first run was right, but the output of the last timed run is wrong: ");
+        }
+        if (part.note) row.note = part.note(PartResult{part.checked ? &last : nullptr, &launches, row.median_ms});
+        if (part.checked && !out_dir_.empty() && !is_yardstick) write_output(row, part.output, std::move(last));
         report_.add(row, is_yardstick);
     }
 

@@ -130,6 +130,7 @@ void RunReport::add(const PartRow& row, bool is_yardstick) {
         cells.insert(cells.end(), rates.begin(), rates.end());
         if (!lab_.yardsticks.empty()) cells.push_back(percent);
         if (!row.message.empty()) cells.push_back(row.message);
+        if (!row.note.empty()) cells.push_back(row.note);
         table_.print_row(cells);
     }
     if (results_ && !is_yardstick) {

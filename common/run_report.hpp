@@ -22,6 +22,7 @@ struct PartRow {
     PartStatus status = PartStatus::ran;
     std::string check;    // PASS, FAIL or unchecked when it ran; otherwise the status's name
     std::string message;  // why it failed, was refused, crashed ...
+    std::string note;     // PartRun::note's text: shown at the end of the table's row only
     std::string output_file;
     bool timed = false;
     double median_ms = 0, q1_ms = 0, q3_ms = 0;

@@ -1,0 +1,29 @@
+// Lab 5 as the shared driver core sees it (common/lab_case.hpp): its driver's main() and its
+// GPU tests run the same lab, and the tests run the same parts.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "lab_case.hpp"
+#include "reduce.h"
+
+struct ReducePart {
+    const char* name;         // as in the manifest's `parts` and --part
+    const char* seed_kernel;  // its name in seed 004 ("reduceNeighbored"); beyond the seed, a description
+    bool in_place;            // the seed's rungs overwrite their input
+    void (*run)(const ReduceProblem&, Launcher&);
+};
+
+// The rungs, in ladder order: the driver runs them and the tests check them from this one list.
+const std::vector<ReducePart>& reduce_parts();
+const ReducePart& reduce_part(const std::string& name);
+std::vector<std::string> reduce_part_names();
+
+// The largest n the driver takes (2^30: 8 GiB, twice over with the copy it restores from).
+constexpr long long max_reduce_n = 1ll << 30;
+// The input of a case: n doubles, uniform in +-[0.5, 1) with random signs, from `seed`. Every
+// value is a multiple of 2^-53, so it is exact as a double; its magnitude is at least 0.5, so a
+// value dropped or counted twice moves the sum by more than the allowed error for n <= 2^25.
+std::vector<double> reduce_input(size_t n, uint64_t seed);
+
+LabInfo lab5();
