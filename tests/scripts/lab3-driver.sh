@@ -51,7 +51,8 @@ bad heavy.gr 'p sp 4 2\na 1 2 5\na 2 3 500000000\n' 2 "3: with 4 vertices and a 
 # --- no GPU: the case is read and checked first, then the message -----------------------------
 if [[ ${GPU:-no} != yes ]]; then
     check_run 3 "This lab needs an NVIDIA GPU" -- "$student" --graph labs/lab3/graphs/grid-20x20.gr
-    check_run 3 "This lab needs an NVIDIA GPU" -- "$solution" --n 37 --part fw_blocked
+    # (A student's copy, made by make dist, has no solution.)
+    [[ -x $solution ]] && check_run 3 "This lab needs an NVIDIA GPU" -- "$solution" --n 37 --part fw_blocked
 elif [[ ! -d solutions ]]; then
     # A student's copy (make dist): labs/lab3/floyd.cu is theirs, no longer the starter.
     echo "a student's copy: only the checks that need no GPU apply"
