@@ -71,6 +71,10 @@ struct PartRun {
     // the sum, the grid of each launch, the speedup over the rows above). For the screen only:
     // it goes neither into the CSV rows nor into results.tsv.
     std::function<std::string(const PartResult&)> note;
+    // A yardstick that does not run in this case, and why (lab3: the CPU's triple loop above
+    // --cpu-max-n, which would take minutes a run). Its row says so; the parts measured against
+    // it show no "%". Nothing is run, checked or timed, and no reference is computed for it.
+    std::string skip;
 };
 
 // What the CPU reference says the output should be: every element or a sample of them, and

@@ -50,10 +50,7 @@ public:
         size_t yardsticks = 0;
         if (!o_.no_yardstick)
             for (const LabInfo::Yardstick& y : lab_.yardsticks)
-                if (gpu_ || !lab_.needs_gpu || is_host_part(y.name)) {  // no GPU: host ones only
-                    PartRun yardstick = case_.yardstick(y.name);
-                    if (yardstick.run) runs.emplace_back(y.name, std::move(yardstick));  // else not in this case
-                }
+                if (gpu_ || !lab_.needs_gpu || is_host_part(y.name)) runs.emplace_back(y.name, case_.yardstick(y.name));  // no GPU: host ones only
         yardsticks = runs.size();
         for (const std::string& name : o_.parts) runs.emplace_back(name, case_.part(name));
         report_.start(gpu_, case_name, compute_references(runs), parts_floor_ms(runs, yardsticks));
@@ -88,7 +85,7 @@ private:
         std::string text;
         for (const auto& run : runs) {
             const std::string& output = run.second.output;
-            if (!run.second.checked || references_.count(output)) continue;
+            if (!run.second.checked || !run.second.skip.empty() || references_.count(output)) continue;
             Reference& r = references_[output] = case_.reference(output, full);
             text += std::string(text.empty() ? "" : "\n       ") + (several ? output + ": " : "") + r.how +
                     " against a CPU reference; allowed error per element " + format_fixed(o_.tolerance, 3) + " x " +
@@ -131,6 +128,11 @@ private:
         row.metric = part.metric;
         row.work = part.work > 0 ? part.work : case_.work();
         row.yardstick = part.yardstick;
+        if (is_yardstick && !part.skip.empty()) {
+            row.check = "skipped";
+            row.message = part.skip;
+            return report_.add(row, true);
+        }
         if (!part.run) fail(exit_code::bad_usage, "the driver has no way to run '" + name + "' (a bug in the driver)");
         launcher_.forget_launches();
         prepare(part);

@@ -5,10 +5,10 @@
 
 # The pristine sources a lab's build reads, relative to the repository: the build system,
 # common/ (with its shared CPU references, common/reference/) and the lab's folder without
-# its student files.
+# its student files, with the data in its subfolders (lab3's graphs/, which its cases read).
 template_sources() {
     local lab=$1 file
-    (cd "$REPO" && for file in Makefile mk/*.mk mk/*.sh common/* common/*/* "labs/$lab"/*; do
+    (cd "$REPO" && for file in Makefile mk/*.mk mk/*.sh common/* common/*/* "labs/$lab"/* "labs/$lab"/*/*; do
         [[ -f $file ]] || continue
         [[ " ${LAB_FILES[$lab]} " == *" ${file##*/} "* && $file == labs/$lab/* ]] && continue
         printf '%s\n' "$file"

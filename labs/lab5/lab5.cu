@@ -151,7 +151,8 @@ public:
                 CUDA_CHECK(cub::DeviceReduce::Sum(cub_temp_.get(), bytes, static_cast<const double*>(data_.get()),
                                                   result_.get(), n_, stream_));
             };
-        } else if (name == "cpu" && cpu_row_) {  // the seed's row 1; --no-cpu leaves it out
+        } else if (name == "cpu") {  // the seed's row 1
+            if (!cpu_row_) run.skip = "--no-cpu";
             run.output = "cpu_sum";
             run.host_timed = true;
             run.run = [this](Launcher&) { cpu_sum_ = ReferenceHook<PairwiseSumFunction>::get()(x_.data(), n_); };
