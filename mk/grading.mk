@@ -5,7 +5,8 @@
 #                            the grader, hidden cases or reference outputs (mk/dist.sh)
 #   make grading-gpu-test    on a GPU machine: grade the reference solution, the starter and
 #                            the planted-bug variants and check every expected score
-#   make grading-bench N=50  on a GPU machine: grade N copies of the solution, print phase times
+#   make grading-bench N=50  on a GPU machine: grade N copies of the solution (BUGS=20: a fifth of
+#                            them planted bugs), print phase times
 
 GRADER_LIB := $(filter-out grading/grader_main.cpp,$(wildcard grading/*.cpp))
 GRADER := $(BUILD)/bin/grader

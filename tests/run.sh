@@ -50,8 +50,13 @@ for binary in "$BUILD"/tests/*; do
     else
         p=0; f=1; s=0  # crashed before its summary
     fi
-    rm -f "$log"
     ((status != 0 && f == 0)) && f=1
+    # A binary that failed, or died before its summary, is named, with its last words.
+    if ((f > 0)); then
+        echo "FAIL  $name (exit $status): $f failed test case(s); its last lines:"
+        tail -5 "$log" | sed 's/^/      /'
+    fi
+    rm -f "$log"
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 done
 
