@@ -104,6 +104,7 @@ parse_options() {
     fi
     # The tasks and the collection work in a folder --slurm made.
     [[ $SLURM == task || $SLURM == collect ]] && MODE=resume
+    [[ $SLURM == submit ]] && require_sbatch  # before any folder is made
     [[ -z $GPU_LIST || $GPU_LIST =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--gpus must be indices like 0,1"
     [[ -z $RUNNERS_PER_GPU || $RUNNERS_PER_GPU =~ ^[1-9][0-9]?$ ]] || usage_error "--runners must be a whole number from 1 to 99"
     [[ $SIMILARITY =~ ^(0(\.[0-9]+)?|1(\.0*)?)$ ]] || usage_error "--similarity must be a fraction from 0 to 1"
@@ -438,7 +439,6 @@ main() {
     fi
     if [[ $SLURM == submit ]]; then
         GPU_IDS=()  # the submit host builds; the job array's tasks have the GPUs
-        require_sbatch
     else
         find_gpus
         if ((${#GPU_IDS[@]})); then

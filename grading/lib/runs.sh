@@ -75,7 +75,7 @@ fresh_box() {
 }
 
 # run_parts SLOT GPU STUDENT LAB CASE PART: one sandboxed process running PART alone on CASE;
-# its evidence goes to runs/CASE/PART.
+# its evidence goes to runs/CASE/PART. Fails, running nothing, when the budget is spent.
 run_parts() {
     local slot=$1 gpu=$2 student=$3 lab=$4 case_name=$5 part=$6
     local dir=$OUT/students/$student/$lab box
@@ -103,7 +103,8 @@ run_parts() {
 
 # run_batch SLOT GPU STUDENT LAB N CASE/PART...: one sandboxed process running the given parts
 # of the given cases, through a cases file; the evidence of each case goes to
-# runs/CASE/batch-N (the process's end and logs are copied to each).
+# runs/CASE/batch-N (the process's end and logs are copied to each). Fails, running nothing,
+# when the budget is spent.
 run_batch() {
     local slot=$1 gpu=$2 student=$3 lab=$4 n=$5
     shift 5
@@ -115,6 +116,14 @@ run_batch() {
         [[ -n ${parts_of[$case_name]+x} ]] || cases+=("$case_name")
         parts_of[$case_name]+="${parts_of[$case_name]:+,}${pair#*/}"
     done
+    for case_name in "${cases[@]}"; do
+        limit=$(case_limit "$lab" "$case_name")
+        wall=$(awk -v w="$wall" -v t="$limit" 'BEGIN { printf "%d", w + 2 * t }')
+    done
+    wall=$((wall + ${GRADE_WALL_MARGIN:-10}))
+    if ! wall=$(within_budget "$lab" "$wall"); then
+        return 1
+    fi
     box=$(fresh_box "$slot" "$student" "$lab")
     # The list of cases, written as the grader (never through a link the folder might hold).
     rm -rf -- "$box/cases.txt"
@@ -126,15 +135,6 @@ run_batch() {
         done >"$box/cases.txt"
     ) || die "cannot write the cases file of $student $lab"
     lend_box "$box/cases.txt" "$slot"
-    for case_name in "${cases[@]}"; do
-        limit=$(case_limit "$lab" "$case_name")
-        wall=$(awk -v w="$wall" -v t="$limit" 'BEGIN { printf "%d", w + 2 * t }')
-    done
-    wall=$((wall + ${GRADE_WALL_MARGIN:-10}))
-    if ! wall=$(within_budget "$lab" "$wall"); then
-        rm -rf -- "$box"
-        return 1
-    fi
     local run=$dir/runs/.batch-$n
     rm -rf -- "$run" && mkdir -p -- "$run"
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$run/sandbox.tsv" --stdout "$run/stdout.txt" \

@@ -131,6 +131,7 @@ check "a finished student was not graded again" test -n "$(find "$out/students/g
 mkdir -p "$work/bin" && for tool in /usr/bin/*; do [[ ${tool##*/} == sbatch ]] || ln -s "$tool" "$work/bin/"; done
 PATH=$work/bin:/usr/local/cuda/bin "$repo/grading/grade.sh" --out "$work/out2" --labs labcpu --slurm "$subs" >"$work/nosbatch.txt" 2>&1
 check "without sbatch, --slurm is refused (status $?) and says why" grep -q "needs Slurm's sbatch, which is not on PATH" "$work/nosbatch.txt"
+check "... before making any folder" test ! -e "$work/out2"
 "$repo/grading/grade.sh" --out "$work/none" --task 0/2 "$subs" >"$work/task.txt" 2>&1
 check "a task outside a --slurm run's folder is refused (status $?)" grep -q "work in the output folder of a run with --slurm" "$work/task.txt"
 check "... and makes no folder" test ! -e "$work/none"
