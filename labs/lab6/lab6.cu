@@ -199,8 +199,8 @@ std::string dir_name(bool ascending) { return ascending ? "up" : "down"; }
 class SortCase : public LabCase {
 public:
     SortCase(const ArgParser& args, const DriverOptions& options) : seed_(options.seed) {
-        long long length = args.integer("length", 1, 1ll << 40);
-        long long batch = args.integer("batch", 1, 1ll << 40);
+        long long length = args.integer("length", 0, 1ll << 40);  // 0 and others: check_sort_size says why
+        long long batch = args.integer("batch", 1, max_sort_total);
         if (args.text("total") != "0") {
             if (args.text("batch") != "1")
                 fail(exit_code::bad_usage, "give --batch or --total (the pairs of the whole batch), not both");
