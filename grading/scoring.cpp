@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "output_check.hpp"
@@ -106,6 +107,7 @@ public:
         }
         score_.state = "graded";
         for (const CasePlan& c : plan_.cases) score_case(c);
+        resolve_sat_out();
         score_sanitizers();
         if (!forbidden_.empty()) score_.note = "forbidden API";
         return finish();
@@ -113,6 +115,40 @@ public:
 
 private:
     void add(ScoreItem item) { score_.items.push_back(std::move(item)); }
+
+    // The items of cases a part sat out (score_case): a correctness item earns its points when
+    // the part passed every case it ran (and ran at least one); a performance item the mean
+    // fraction of the part's performance items on the cases it ran. An item whose run did not
+    // sit out as the reference's did earns nothing.
+    void resolve_sat_out() {
+        std::map<std::string, int> ran, passed;
+        std::map<std::string, double> perf_sum;
+        std::map<std::string, int> perf_count;
+        std::set<size_t> placeholders;
+        for (const auto& [index, ok] : sat_out_) placeholders.insert(index);
+        for (size_t i = 0; i < score_.items.size(); ++i) {
+            const ScoreItem& item = score_.items[i];
+            if (placeholders.count(i)) continue;
+            if (item.kind == "correctness") ++ran[item.part], passed[item.part] += item.passed ? 1 : 0;
+            if (item.kind == "performance" && item.max > 0) perf_sum[item.part] += item.points / item.max, ++perf_count[item.part];
+        }
+        for (const auto& [index, ok] : sat_out_) {
+            ScoreItem& item = score_.items[index];
+            if (!ok) continue;
+            const std::string& part = item.part;
+            if (item.kind == "correctness") {
+                item.passed = ran[part] > 0 && passed[part] == ran[part];
+                item.points = item.passed ? item.max : 0;
+                item.message += item.passed ? ": scored as the part's other cases, all passed"
+                                            : ": scored as the part's other cases, not all passed";
+            } else {
+                double fraction = perf_count[part] ? perf_sum[part] / perf_count[part] : 0;
+                item.points = item.max * fraction;
+                item.passed = fraction > 0;
+                item.message += ": the mean of the part's performance fractions on the cases it ran";
+            }
+        }
+    }
 
     LabScore finish() {
         score_.points = total_points(score_.items);
@@ -234,16 +270,20 @@ private:
                 }
             }
             // A part the trusted driver sits out on this case (PartRun::skip, decided from the
-            // case's options: lab6's one-block sorts and arrays above 1024) earns the case's
-            // points when the submission's run sat it out too, as the reference's did.
+            // case's options: lab6's one-block sorts and arrays above 1024) is scored, once every
+            // case is, as the part did on the cases it ran (resolve_sat_out): the lab's maximum
+            // stays the same for everyone, and a part that does nothing earns nothing here.
             const PartRecord& expected = reference.parts[p.name];
             if (expected.status == PartStatus::skipped) {
-                pass = record != run.parts.end() && record->second.status == PartStatus::skipped;
-                why = pass ? "does not apply to this case: " + expected.message
-                           : "the reference sits this case out (" + expected.message + "), but this run did not";
-                ScoreItem item = correctness_item(c, p.name, pass, why);
-                add(item);
-                if (c.perf) add(perf_item(c, p.name, pass ? 1 : 0, why));
+                bool sat_out = record != run.parts.end() && record->second.status == PartStatus::skipped;
+                why = sat_out ? "does not apply to this case (" + expected.message + ")"
+                              : "the reference sits this case out (" + expected.message + "), but this run did not";
+                sat_out_.push_back({score_.items.size(), sat_out});
+                add(correctness_item(c, p.name, false, why));
+                if (c.perf) {
+                    sat_out_.push_back({score_.items.size(), sat_out});
+                    add(perf_item(c, p.name, 0, why));
+                }
                 continue;
             }
             std::string forbidden = forbidden_reason(p.name);
@@ -334,6 +374,7 @@ private:
     const LabPlan& plan_;
     const ScoringInputs& in_;
     LabScore score_;
+    std::vector<std::pair<size_t, bool>> sat_out_;  // items of cases a part sat out, and whether its run did too
     std::vector<ForbiddenMatch> forbidden_;
     std::map<std::string, RunEvidence> runs_;
     std::map<std::string, ReferenceRun> timing_;
