@@ -119,7 +119,8 @@ private:
     // The items of cases a part sat out (score_case): a correctness item earns its points when
     // the part passed every case it ran (and ran at least one); a performance item the mean
     // fraction of the part's performance items on the cases it ran. An item whose run did not
-    // sit out as the reference's did earns nothing.
+    // sit out as the reference's did earns nothing. With no performance case the part ran, the
+    // performance item follows its correctness item.
     void resolve_sat_out() {
         std::map<std::string, int> ran, passed;
         std::map<std::string, double> perf_sum;
@@ -142,7 +143,9 @@ private:
                 item.message += item.passed ? ": scored as the part's other cases, all passed"
                                             : ": scored as the part's other cases, not all passed";
             } else {
-                double fraction = perf_count[part] ? perf_sum[part] / perf_count[part] : 0;
+                // No performance case the part ran: its correctness decides.
+                double fraction = perf_count[part] ? perf_sum[part] / perf_count[part]
+                                                   : (ran[part] > 0 && passed[part] == ran[part] ? 1 : 0);
                 item.points = item.max * fraction;
                 item.passed = fraction > 0;
                 item.message += ": the mean of the part's performance fractions on the cases it ran";
@@ -240,6 +243,23 @@ private:
             std::string detail;
             auto record = run.parts.find(p.name);
             std::vector<std::string> not_run = read_lines(in_.lab_dir + "/runs/" + c.name + "/" + p.name + "/not-run.txt");
+            // A part the trusted driver sits out on this case (PartRun::skip, decided from the
+            // case's options: lab6's one-block sorts and arrays above 1024) is scored, once every
+            // case is, as the part did on the cases it ran (resolve_sat_out): the lab's maximum
+            // stays the same for everyone, and a part that does nothing earns nothing here.
+            const PartRecord& expected = reference.parts[p.name];
+            if (expected.status == PartStatus::skipped) {
+                bool sat_out = record != run.parts.end() && record->second.status == PartStatus::skipped;
+                why = sat_out ? "does not apply to this case (" + expected.message + ")"
+                              : "the reference sits this case out (" + expected.message + "), but this run did not";
+                sat_out_.push_back({score_.items.size(), sat_out});
+                add(correctness_item(c, p.name, false, why));
+                if (c.perf) {
+                    sat_out_.push_back({score_.items.size(), sat_out});
+                    add(perf_item(c, p.name, 0, why));
+                }
+                continue;
+            }
             if (record == run.parts.end() && !not_run.empty()) {
                 why = "not run: " + clean_line(not_run.front());  // the grader's own words (runs.sh)
             } else if (record == run.parts.end()) {
@@ -268,23 +288,6 @@ private:
                     why = words.at(r.status) + (r.message.empty() ? "" : ": " + r.message);
                     detail = stderr_excerpt(run);
                 }
-            }
-            // A part the trusted driver sits out on this case (PartRun::skip, decided from the
-            // case's options: lab6's one-block sorts and arrays above 1024) is scored, once every
-            // case is, as the part did on the cases it ran (resolve_sat_out): the lab's maximum
-            // stays the same for everyone, and a part that does nothing earns nothing here.
-            const PartRecord& expected = reference.parts[p.name];
-            if (expected.status == PartStatus::skipped) {
-                bool sat_out = record != run.parts.end() && record->second.status == PartStatus::skipped;
-                why = sat_out ? "does not apply to this case (" + expected.message + ")"
-                              : "the reference sits this case out (" + expected.message + "), but this run did not";
-                sat_out_.push_back({score_.items.size(), sat_out});
-                add(correctness_item(c, p.name, false, why));
-                if (c.perf) {
-                    sat_out_.push_back({score_.items.size(), sat_out});
-                    add(perf_item(c, p.name, 0, why));
-                }
-                continue;
             }
             std::string forbidden = forbidden_reason(p.name);
             if (!forbidden.empty() && pass) {
@@ -388,6 +391,7 @@ std::string reference_run_problem(const std::string& dir, const LabPlan& plan, b
     try {
         ReferenceRun ref = read_reference(dir, plan.part_names(), "reference run");
         for (const auto& [part, record] : ref.parts) {
+            if (record.status == PartStatus::skipped) continue;  // sat out by the trusted driver: nothing to time or compare
             if (!with_bounds) {
                 if (record.time_ms <= 0) return "the reference run reports no time for part " + part;
                 continue;
