@@ -176,22 +176,40 @@ std::vector<double> graded_output(const std::vector<uint32_t>& input_keys, const
 
 namespace {
 
-// thrust::sort_by_key's temporary storage, from one buffer kept across runs: it grows (with
-// cudaMalloc) only in the first, untimed run, so no timed run allocates.
+// thrust::sort_by_key's temporary storage, from blocks kept across runs: a request takes a free
+// kept block large enough, else a new one (cudaMalloc) is made. Thrust asks for the same blocks
+// in every run (scratch for the keys, the values and the radix passes, several alive at once),
+// so new blocks are made only in the first, untimed run, and no timed run allocates.
+struct KeptBlocks {
+    struct Block {
+        char* ptr;
+        size_t bytes;
+        bool in_use;
+    };
+    std::vector<Block> blocks;
+    ~KeptBlocks() {
+        for (const Block& b : blocks) cudaFree(b.ptr);
+    }
+};
+
 struct KeptAllocator {
     using value_type = char;
-    char** buffer;
-    size_t* bytes;
+    KeptBlocks* kept;
     char* allocate(std::ptrdiff_t n) {
-        if (size_t(n) > *bytes) {
-            if (*buffer) CUDA_CHECK(cudaFree(*buffer));
-            *buffer = nullptr;
-            CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(buffer), size_t(n)));
-            *bytes = size_t(n);
-        }
-        return *buffer;
+        for (KeptBlocks::Block& b : kept->blocks)
+            if (!b.in_use && b.bytes >= size_t(n)) {
+                b.in_use = true;
+                return b.ptr;
+            }
+        char* ptr = nullptr;
+        CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr), std::max<size_t>(size_t(n), 1)));
+        kept->blocks.push_back({ptr, size_t(n), true});
+        return ptr;
     }
-    void deallocate(char*, size_t) {}
+    void deallocate(char* ptr, size_t) {
+        for (KeptBlocks::Block& b : kept->blocks)
+            if (b.ptr == ptr) b.in_use = false;
+    }
 };
 
 std::string dir_name(bool ascending) { return ascending ? "up" : "down"; }
@@ -217,9 +235,6 @@ public:
         if (dir != "up" && dir != "down") fail(exit_code::bad_usage, "--dir must be up or down, got '" + dir + "'");
         ascending_ = dir == "up";
         key_range_ = uint64_t(args.integer("key-range", 1, 1ll << 32));
-    }
-    ~SortCase() override {
-        if (thrust_temp_) cudaFree(thrust_temp_);
     }
 
     void setup(const GpuInfo*, cudaStream_t stream) override {
@@ -320,7 +335,7 @@ public:
             run.output = as_float ? "float" : "sorted";
             run.checked = !as_float;  // the seed's float row: only its time counts
             run.run = [this, as_float](Launcher&) {
-                KeptAllocator alloc{&thrust_temp_, &thrust_bytes_};
+                KeptAllocator alloc{&thrust_blocks_};
                 auto policy = thrust::cuda::par_nosync(alloc).on(stream_);
                 const size_t n = total();
                 if (as_float) {
@@ -393,8 +408,8 @@ private:
     DeviceBuffer<float> pristine_float_keys_, float_keys_;
     DeviceBuffer<int> offsets_;
     DeviceBuffer<unsigned char> cub_temp_;
-    size_t cub_bytes_ = 0, thrust_bytes_ = 0;
-    char* thrust_temp_ = nullptr;
+    size_t cub_bytes_ = 0;
+    KeptBlocks thrust_blocks_;
     std::vector<uint32_t> got_keys_, got_values_;  // the last download's, for verify()
     Reference reference_;
 };
