@@ -76,7 +76,9 @@ __global__ void bitonic_merge_global_kernel(uint32_t* keys, uint32_t* values, un
 
 __global__ void bitonic_merge_shared_kernel(uint32_t* keys, uint32_t* values, unsigned total, unsigned length,
                                             unsigned size, bool ascending) {
-    // TODO 2b: as 1a-1c, but the one size `size` and its strides 512 .. 1 only.
+    // TODO 2b: as 1a-1c, but the one size `size` and its strides 512 .. 1 only. size > 1024
+    //          here, so its bit is not in a tile-local position: take the direction from the
+    //          pair's position in the whole batch, blockIdx.x * 1024 + pos.
 }
 
 // ---------------------------------------------------------------------------------------------
