@@ -74,6 +74,10 @@ struct PartRun {
     // A yardstick that does not run in this case, and why (lab3: the CPU's triple loop above
     // --cpu-max-n, which would take minutes a run). Its row says so; the parts measured against
     // it show no "%". Nothing is run, checked or timed, and no reference is computed for it.
+    // A part may sit out the same way where it does not apply to the case (lab6: the one-block
+    // sorts for arrays longer than a block holds): results.tsv records it as `skipped` with the
+    // reason, and the grader scores it there as on the cases it ran (grading/FORMATS.md).
+    // Decide it from the case's options alone, never from what the student's code does.
     std::string skip;
 };
 

@@ -2,7 +2,8 @@
 
 namespace {
 constexpr PartStatus all_statuses[] = {PartStatus::ran,     PartStatus::not_implemented, PartStatus::refused,
-                                       PartStatus::crashed, PartStatus::timeout,         PartStatus::error};
+                                       PartStatus::crashed, PartStatus::timeout,         PartStatus::error,
+                                       PartStatus::skipped};
 }  // namespace
 
 const char* status_name(PartStatus status) {
@@ -13,6 +14,7 @@ const char* status_name(PartStatus status) {
         case PartStatus::crashed: return "crashed";
         case PartStatus::timeout: return "timeout";
         case PartStatus::error: return "error";
+        case PartStatus::skipped: return "skipped";
     }
     return "?";
 }

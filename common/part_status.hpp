@@ -10,6 +10,8 @@ enum class PartStatus {
     crashed,          // a kernel faulted; the CUDA context is lost
     timeout,          // a kernel ran past the time limit and was stopped
     error,            // the part's host code threw, or its launches broke the lab's rule
+    skipped,          // the part does not apply to this case (PartRun::skip, decided by the trusted driver
+                      // from the case's options alone: lab6's one-block sorts for arrays above 1024)
 };
 
 // "ran", "not implemented", "refused", "crashed", "timeout", "error".

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "output_check.hpp"
@@ -57,7 +58,7 @@ ReferenceRun read_reference(const std::string& dir, const std::vector<std::strin
     ref.floor_ms = run.floor_ms;
     for (const std::string& part : parts) {
         auto it = run.parts.find(part);
-        if (it == run.parts.end() || it->second.status != PartStatus::ran)
+        if (it == run.parts.end() || (it->second.status != PartStatus::ran && it->second.status != PartStatus::skipped))
             throw std::runtime_error("the " + what + " has no result for part " + part + " in " + dir +
                                      ": the reference solution must pass every case");
         ref.parts[part] = it->second;
@@ -106,6 +107,7 @@ public:
         }
         score_.state = "graded";
         for (const CasePlan& c : plan_.cases) score_case(c);
+        resolve_sat_out();
         score_sanitizers();
         if (!forbidden_.empty()) score_.note = "forbidden API";
         return finish();
@@ -113,6 +115,43 @@ public:
 
 private:
     void add(ScoreItem item) { score_.items.push_back(std::move(item)); }
+
+    // The items of cases a part sat out (score_case): a correctness item earns its points when
+    // the part passed every case it ran (and ran at least one); a performance item the mean
+    // fraction of the part's performance items on the cases it ran. An item whose run did not
+    // sit out as the reference's did earns nothing. With no performance case the part ran, the
+    // performance item follows its correctness item.
+    void resolve_sat_out() {
+        std::map<std::string, int> ran, passed;
+        std::map<std::string, double> perf_sum;
+        std::map<std::string, int> perf_count;
+        std::set<size_t> placeholders;
+        for (const auto& [index, ok] : sat_out_) placeholders.insert(index);
+        for (size_t i = 0; i < score_.items.size(); ++i) {
+            const ScoreItem& item = score_.items[i];
+            if (placeholders.count(i)) continue;
+            if (item.kind == "correctness") ++ran[item.part], passed[item.part] += item.passed ? 1 : 0;
+            if (item.kind == "performance" && item.max > 0) perf_sum[item.part] += item.points / item.max, ++perf_count[item.part];
+        }
+        for (const auto& [index, ok] : sat_out_) {
+            ScoreItem& item = score_.items[index];
+            if (!ok) continue;
+            const std::string& part = item.part;
+            if (item.kind == "correctness") {
+                item.passed = ran[part] > 0 && passed[part] == ran[part];
+                item.points = item.passed ? item.max : 0;
+                item.message += item.passed ? ": scored as the part's other cases, all passed"
+                                            : ": scored as the part's other cases, not all passed";
+            } else {
+                // No performance case the part ran: its correctness decides.
+                double fraction = perf_count[part] ? perf_sum[part] / perf_count[part]
+                                                   : (ran[part] > 0 && passed[part] == ran[part] ? 1 : 0);
+                item.points = item.max * fraction;
+                item.passed = fraction > 0;
+                item.message += ": the mean of the part's performance fractions on the cases it ran";
+            }
+        }
+    }
 
     LabScore finish() {
         score_.points = total_points(score_.items);
@@ -204,6 +243,23 @@ private:
             std::string detail;
             auto record = run.parts.find(p.name);
             std::vector<std::string> not_run = read_lines(in_.lab_dir + "/runs/" + c.name + "/" + p.name + "/not-run.txt");
+            // A part the trusted driver sits out on this case (PartRun::skip, decided from the
+            // case's options: lab6's one-block sorts and arrays above 1024) is scored, once every
+            // case is, as the part did on the cases it ran (resolve_sat_out): the lab's maximum
+            // stays the same for everyone, and a part that does nothing earns nothing here.
+            const PartRecord& expected = reference.parts[p.name];
+            if (expected.status == PartStatus::skipped) {
+                bool sat_out = record != run.parts.end() && record->second.status == PartStatus::skipped;
+                why = sat_out ? "does not apply to this case (" + expected.message + ")"
+                              : "the reference sits this case out (" + expected.message + "), but this run did not";
+                sat_out_.push_back({score_.items.size(), sat_out});
+                add(correctness_item(c, p.name, false, why));
+                if (c.perf) {
+                    sat_out_.push_back({score_.items.size(), sat_out});
+                    add(perf_item(c, p.name, 0, why));
+                }
+                continue;
+            }
             if (record == run.parts.end() && !not_run.empty()) {
                 why = "not run: " + clean_line(not_run.front());  // the grader's own words (runs.sh)
             } else if (record == run.parts.end()) {
@@ -227,7 +283,8 @@ private:
                 } else {
                     static const std::map<PartStatus, std::string> words = {
                         {PartStatus::refused, "the launch was refused"}, {PartStatus::crashed, "it crashed"},
-                        {PartStatus::timeout, "it was stopped by the driver's time limit"}, {PartStatus::error, "it failed"}};
+                        {PartStatus::timeout, "it was stopped by the driver's time limit"}, {PartStatus::error, "it failed"},
+                        {PartStatus::skipped, "it sat out a case the reference ran"}};
                     why = words.at(r.status) + (r.message.empty() ? "" : ": " + r.message);
                     detail = stderr_excerpt(run);
                 }
@@ -320,6 +377,7 @@ private:
     const LabPlan& plan_;
     const ScoringInputs& in_;
     LabScore score_;
+    std::vector<std::pair<size_t, bool>> sat_out_;  // items of cases a part sat out, and whether its run did too
     std::vector<ForbiddenMatch> forbidden_;
     std::map<std::string, RunEvidence> runs_;
     std::map<std::string, ReferenceRun> timing_;
@@ -333,6 +391,7 @@ std::string reference_run_problem(const std::string& dir, const LabPlan& plan, b
     try {
         ReferenceRun ref = read_reference(dir, plan.part_names(), "reference run");
         for (const auto& [part, record] : ref.parts) {
+            if (record.status == PartStatus::skipped) continue;  // sat out by the trusted driver: nothing to time or compare
             if (!with_bounds) {
                 if (record.time_ms <= 0) return "the reference run reports no time for part " + part;
                 continue;

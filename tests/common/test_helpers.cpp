@@ -34,7 +34,7 @@ TEST_CASE("quartiles interpolate between the sorted values", "[stats]") {
 
 TEST_CASE("a part's status has one spelling, read back as written", "[status]") {
     for (PartStatus s : {PartStatus::ran, PartStatus::not_implemented, PartStatus::refused, PartStatus::crashed,
-                         PartStatus::timeout, PartStatus::error}) {
+                         PartStatus::timeout, PartStatus::error, PartStatus::skipped}) {
         PartStatus back = PartStatus::ran;
         CHECK(parse_status(status_name(s), back));
         CHECK(back == s);

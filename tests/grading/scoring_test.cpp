@@ -1,6 +1,7 @@
 // Scoring a student x lab from the evidence a grading run leaves: every way a part can pass,
 // fail or lose its points, on a small two-part lab.
 #include <cmath>
+#include <filesystem>
 
 #include "catch.hpp"
 #include "reports.hpp"
@@ -191,4 +192,51 @@ TEST_CASE("a broken reference is the grader's error, not the student's", "[gradi
     CHECK_THROWS_AS(score_lab(f.plan, f.inputs), std::runtime_error);
     CHECK(reference_run_problem(f.dir / "reference/small", f.plan, true).find("part one") != std::string::npos);
     CHECK(reference_run_problem(f.dir / "reference/big", f.plan, true).empty());
+}
+
+TEST_CASE("a part the reference sits out of a case scores there as on the cases it ran", "[grading][scoring]") {
+    Fixture f;
+    // The trusted driver sits part two out of case big (lab6: a one-block sort and a long array).
+    f.dir.write("reference/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n"
+                                                 "record=part\tpart=two\tstatus=skipped\tmessage=does not apply\n");
+    f.dir.write("timing/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\ttime_ms=1.0\n"
+                                              "record=part\tpart=two\tstatus=skipped\tmessage=does not apply\n");
+    // The student's big run finished, with both records (no run of part two on its own).
+    std::filesystem::remove_all(f.dir / "lab/runs/big/two");
+    f.dir.write("lab/runs/big/batch-1/sandbox.tsv", kExited);
+    f.dir.write("lab/runs/big/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=2.0\n"
+                                                      "record=part\tpart=two\tstatus=skipped\tmessage=does not apply\n");
+    auto right_two = [&] { f.dir.write_floats("lab/runs/small/batch-1/out/two.out", {1, 2, 3}); };
+
+    SECTION("it passed every case it ran: the case's points, and its performance from its correctness") {
+        right_two();
+        LabScore s = score_lab(f.plan, f.inputs);
+        CHECK(s.max == 14);  // the same maximum for everyone
+        const ScoreItem& sat = f.item(s, "correctness", "big", "two");
+        INFO(sat.message);
+        CHECK(sat.points == 2);
+        CHECK(sat.message.find("does not apply to this case (does not apply)") == 0);
+        CHECK(f.item(s, "performance", "big", "two").points == 4);  // no performance case it ran
+        CHECK(f.item(s, "correctness", "big", "one").points == 2);
+    }
+    SECTION("it failed a case it ran: nothing where it sat out") {
+        LabScore s = score_lab(f.plan, f.inputs);  // two is wrong on small (the fixture)
+        CHECK(f.item(s, "correctness", "big", "two").points == 0);
+        CHECK(f.item(s, "performance", "big", "two").points == 0);
+    }
+    SECTION("the reference runs are complete without an output or a time for the part sat out") {
+        CHECK(reference_run_problem(f.dir / "reference/big", f.plan, false).find("no time for part one") != std::string::npos);
+        f.dir.write("timing/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\ttime_ms=1.0\n"
+                                                  "record=part\tpart=two\tstatus=skipped\tmessage=does not apply\n");
+        CHECK(reference_run_problem(f.dir / "timing/big", f.plan, false).empty());
+    }
+    SECTION("a run that did not sit out as the reference did earns nothing there") {
+        right_two();
+        f.dir.write("lab/runs/big/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=2.0\n"
+                                                          "record=part\tpart=two\tstatus=ran\toutput=one.out\ttime_ms=2.0\n");
+        LabScore s = score_lab(f.plan, f.inputs);
+        const ScoreItem& sat = f.item(s, "correctness", "big", "two");
+        CHECK(sat.points == 0);
+        CHECK(sat.message.find("the reference sits this case out (does not apply), but this run did not") == 0);
+    }
 }

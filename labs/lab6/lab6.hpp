@@ -1,0 +1,56 @@
+// Lab 6 as the shared driver core sees it (common/lab_case.hpp): its driver's main() and its
+// tests run the same lab, the same parts and the same validator.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lab_case.hpp"
+#include "sort.h"
+
+struct SortPart {
+    const char* name;         // as in the manifest's `parts` and --part
+    const char* seed_kernel;  // its kernels in seed 000 (NVIDIA's sortingNetworks)
+    bool one_block;           // sorts a whole array in one block: lengths up to shared_size_limit
+    void (*run)(const SortProblem&, Launcher&);
+};
+
+// The parts, in order: the driver runs them and the tests check them from this one list.
+const std::vector<SortPart>& sort_parts();
+const SortPart& sort_part(const std::string& name);
+std::vector<std::string> sort_part_names();
+
+constexpr long long max_sort_length = 1ll << 26;  // one array: 512 MiB of pairs
+constexpr long long max_sort_total = 1ll << 28;   // batch x length: 32-bit indices, 2 GiB of pairs
+
+// Checks --length, --batch and their product; stops with a clear message (exit 2) when wrong.
+void check_sort_size(long long length, long long batch);
+
+// The input of a case: batch x length keys uniform in [0, key_range) (the seed draws them below
+// 65536, so long arrays hold many equal keys), and as values each pair's position in its array.
+struct SortInput {
+    std::vector<uint32_t> keys, values;
+};
+SortInput sort_input(unsigned batch, unsigned length, uint64_t key_range, uint64_t seed);
+
+// The driver's exact check of a part's output against its input: every array sorted in the
+// requested direction, its keys a permutation of the input array's (the same multiset), its
+// values a permutation of 0 .. length-1, and every value still with its key (key[i] ==
+// input_key[value[i]] within the array). `message` names the first problem found and its
+// array and position; `wrong_arrays` counts the arrays with any.
+struct SortVerdict {
+    bool ok = true;
+    std::string message;
+    size_t wrong_arrays = 0;
+};
+SortVerdict validate_sort(const std::vector<uint32_t>& input_keys, const std::vector<uint32_t>& keys,
+                          const std::vector<uint32_t>& values, unsigned batch, unsigned length, bool ascending);
+
+// What the grader compares (exactly) with the reference run's: the keys, then for each position
+// the key again when its value is a position of the array not seen before in it and carries that
+// key in the input, else the key with every bit flipped. A correct sort's is its keys twice,
+// whatever the order of its equal keys' values, so it is the same for every correct part.
+std::vector<double> graded_output(const std::vector<uint32_t>& input_keys, const std::vector<uint32_t>& keys,
+                                  const std::vector<uint32_t>& values, unsigned batch, unsigned length);
+
+LabInfo lab6();
