@@ -43,9 +43,8 @@ struct PartResult {
 
 // How to run one part, or the yardstick, on the current case.
 struct PartRun {
-    // Puts one run on launcher.stream() through the launcher; must not synchronise. A
-    // yardstick the case leaves without `run` is not run in this case (an optional one, such
-    // as lab 5's CPU row under --no-cpu); a part must always have one.
+    // Puts one run on launcher.stream() through the launcher; must not synchronise. A part or
+    // yardstick that does not run in a case says so with `skip` below, not by leaving this empty.
     std::function<void(Launcher&)> run;
     // Values of LabInfo::config_columns for this part ("-" where a setting does not apply).
     std::vector<std::string> config;

@@ -136,9 +136,6 @@ private:
         // A part that does not apply to this case (lab6: a one-block sort and arrays longer
         // than a block holds): recorded as skipped, with the reason, and neither run nor timed.
         if (!part.skip.empty()) return finish(row, PartStatus::skipped, part.skip, false);
-        // A yardstick the case leaves without `run` is not part of this case at all (lab_case.hpp):
-        // no row (tests/common/test_part_loop_restore.cpp, "left-out").
-        if (is_yardstick && !part.run) return;
         if (!part.run) fail(exit_code::bad_usage, "the driver has no way to run '" + name + "' (a bug in the driver)");
         launcher_.forget_launches();
         prepare(part);
