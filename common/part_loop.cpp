@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <stdexcept>
 
 #include "cuda_check.hpp"
 #include "exit_codes.hpp"
@@ -87,6 +88,8 @@ private:
             const std::string& output = run.second.output;
             if (!run.second.checked || !run.second.skip.empty() || references_.count(output)) continue;
             Reference& r = references_[output] = case_.reference(output, full);
+            // A driver's mistake, not a user's: every check line says what error it allows.
+            if (r.bound_name.empty()) throw std::logic_error("the reference of output " + output + " names no error bound");
             text += std::string(text.empty() ? "" : "\n       ") + (several ? output + ": " : "") + r.how +
                     " against a CPU reference; allowed error per element " + format_fixed(o_.tolerance, 3) + " x " +
                     r.bound_name;

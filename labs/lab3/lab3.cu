@@ -245,7 +245,6 @@ public:
     bool full_reference_is_cheap() const override { return n_ <= full_check_max_n; }
     Reference reference(const std::string& output, bool full) override {
         Reference r;
-        r.bound_name = "0 (exact)";
         if (output == "diameter" || output == "diameter_cpu") {
             r.value = {double(ReferenceHook<DiameterCpuFunction>::get()(diameter_input().data(), entries()))};
             r.how = "the diameter of the driver's distance matrix";
@@ -257,6 +256,8 @@ public:
             }
             r = *distances_;
         }
+        // After the copy above: the cached matrix carries no bound name of its own.
+        r.bound_name = "0 (exact)";
         r.bound.assign(r.value.size(), 0.0);
         return r;
     }

@@ -1,12 +1,14 @@
 // The shared per-part loop on a lab that needs no GPU: a yardstick the case skips (PartRun::skip)
 // is neither run, nor checked, nor timed, and has no reference computed; its row says why, and
-// the part measured against it gets no "%". And host_info's CPU name.
+// the part measured against it gets no "%". A reference must name its error bound. And
+// host_info's CPU name.
 #include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,7 @@ namespace {
 
 struct Counts {
     int slow_runs = 0, references = 0, slow_references = 0;
+    bool blank_bound = false;  // the reference forgets to say what error it allows
 };
 Counts counts;
 
@@ -53,7 +56,7 @@ public:
         r.value.assign(3, 2.0);
         r.bound.assign(3, 0.0);
         r.how = "every element";
-        r.bound_name = "0";
+        r.bound_name = counts.blank_bound ? "" : "0";
         return r;
     }
 
@@ -153,6 +156,15 @@ TEST_CASE("a skipped yardstick's CSV row has no time", "[part_loop]") {
             CHECK(row.back() == ',');  // the last column, pct_yardstick, is empty
         }
     CHECK(part_row);
+}
+
+TEST_CASE("a reference that names no error bound is the driver's mistake, and stops the run", "[part_loop]") {
+    counts = Counts{};
+    counts.blank_bound = true;
+    std::vector<std::string> args = {"counting", "--reps", "1", "--warmup", "0"};
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    CHECK_THROWS_AS(run_lab(counting_lab(), int(argv.size()), argv.data()), std::logic_error);
 }
 
 TEST_CASE("the CPU's model comes from /proc/cpuinfo as x86 and ARM kernels write it", "[host_info]") {
