@@ -54,7 +54,9 @@ public:
                 if (gpu_ || !lab_.needs_gpu || is_host_part(y.name)) runs.emplace_back(y.name, case_.yardstick(y.name));  // no GPU: host ones only
         yardsticks = runs.size();
         for (const std::string& name : o_.parts) runs.emplace_back(name, case_.part(name));
-        report_.start(gpu_, case_name, compute_references(runs), parts_floor_ms(runs, yardsticks));
+        bool host_rows = false;
+        for (const auto& run : runs) host_rows |= run.second.host_timed && run.second.skip.empty();
+        report_.start(gpu_, case_name, compute_references(runs), parts_floor_ms(runs, yardsticks), host_rows);
         for (size_t i = 0; i < runs.size(); ++i) run_part(runs[i].first, runs[i].second, i < yardsticks);
         if (any_refused_) return exit_code::bad_usage;
         return any_failed_ ? exit_code::wrong_result : exit_code::ok;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "fail.hpp"
+#include "host_info.hpp"
 
 namespace {
 
@@ -69,7 +70,7 @@ std::string RunReport::csv_header(const LabInfo& lab, const LabCase& lab_case) {
 }
 
 void RunReport::start(const GpuInfo* gpu, const std::string& case_name, const std::string& check_text,
-                      double floor_ms) {
+                      double floor_ms, bool host_rows) {
     if (results_) {
         Record record = {{"record", "run"}, {"lab", lab_.name}, {"gpu", gpu ? gpu->name() : "none"},
                          {"seed", std::to_string(options_.seed)}};
@@ -80,6 +81,7 @@ void RunReport::start(const GpuInfo* gpu, const std::string& case_name, const st
     }
     if (options_.csv) return;
     std::printf("GPU    %s\n", gpu ? gpu->summary().c_str() : "none (this lab runs on the CPU)");
+    if (host_rows) std::printf("CPU    %s\n", cpu_model_name().c_str());
     std::printf("case   %s%s, seed %llu\n", case_name.empty() ? "" : (case_name + ": ").c_str(), case_.describe().c_str(),
                 static_cast<unsigned long long>(options_.seed));
     std::printf("check  %s\n", check_text.c_str());

@@ -42,8 +42,10 @@ public:
     // results_dir: where results.tsv goes, "" for none.
     RunReport(const LabInfo& lab, const DriverOptions& options, const LabCase& lab_case, std::string results_dir);
 
-    // floor_ms: the least time any part of the case could take on this GPU (0: unknown).
-    void start(const GpuInfo* gpu, const std::string& case_name, const std::string& check_text, double floor_ms);
+    // floor_ms: the least time any part of the case could take on this GPU (0: unknown);
+    // host_rows: some row is timed on the host, so the heading names the CPU too.
+    void start(const GpuInfo* gpu, const std::string& case_name, const std::string& check_text, double floor_ms,
+               bool host_rows);
     void add(const PartRow& row, bool is_yardstick);
 
     // The CSV column names, for --csv-header.

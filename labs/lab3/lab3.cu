@@ -16,7 +16,6 @@
 #include "floyd.h"
 #include "fw_reference.hpp"
 #include "graph.hpp"
-#include "host_info.hpp"
 #include "lab3.hpp"
 #include "random_data.hpp"
 #include "reference_hook.hpp"
@@ -150,7 +149,7 @@ public:
                         " (2^30 - 1): FW_INF + FW_INF still fits in an int");
         if (!yardsticks_) return lines;
         if (cpu_runs())
-            lines.push_back("cpu    " + cpu_model_name() + ": the plain triple loop on one core");
+            lines.push_back("cpu    the row cpu is the plain triple loop on one core of the CPU above");
         else if (n_ > cpu_max_n_)
             lines.push_back("cpu    not timed: N = " + std::to_string(n_) + " is above --cpu-max-n " +
                             std::to_string(cpu_max_n_) + " (N^3 = " + format_fixed(work() / 1e9, 1) +
