@@ -67,7 +67,8 @@ void write_correctness(std::ostringstream& md, const LabScore& lab, const LabPla
             if (item->passed) continue;
             std::string line = "- **" + part + "** on case `" + c.name + "`: ";
             if (c.hidden) {
-                line += "failed (a hidden case: no details are given).";
+                std::string outcome = hidden_outcome(*item);
+                line += outcome == "failed" ? "failed (a hidden case: no details are given)." : markdown_inline(outcome) + ".";
             } else {
                 line += markdown_inline(item->message) + ". Rerun it: `make " + plan.lab + " ARGS=\"" +
                         join(c.args, " ") + " --part " + part + "\"`";

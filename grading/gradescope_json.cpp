@@ -30,7 +30,7 @@ std::string gradescope_json(const StudentReport& report) {
     bool first = true;
     for (const LabScore& lab : report.labs) {
         for (const ScoreItem& i : lab.items) {
-            std::string output = i.hidden ? (i.passed ? "passed" : "failed") : i.message;
+            std::string output = i.hidden ? hidden_outcome(i) : i.message;
             if (!i.hidden && !i.detail.empty()) output += "\n\n" + i.detail;
             json << (first ? "\n" : ",\n") << "    {\"name\": " << json_string(test_name(lab, i))
                  << ", \"score\": " << json_number(i.points) << ", \"max_score\": " << json_number(i.max)

@@ -21,6 +21,11 @@ struct ScoreItem {
     double student_ms = 0, reference_ms = 0, ratio = 0;  // performance
 };
 
+// How the message of an item the grader did not run starts (the submission's run-time budget
+// was used up, a GPU stopped): what follows is the grader's own words, never the submission's,
+// so even a hidden case's feedback may show it.
+inline const std::string not_run_prefix = "not run: ";
+
 struct LabScore {
     std::string lab, title;
     // graded, malformed (a file missing or misnamed), build-failed, not-run (no GPU),

@@ -38,6 +38,10 @@ std::string gradebook_csv(const std::vector<StudentReport>& reports, const std::
 // The table printed at the end of a grading run.
 std::string summary_table(const std::vector<StudentReport>& reports, const std::vector<std::string>& labs);
 
+// What a student may read of an item of a hidden case: "passed", "failed", or the grader's
+// words when it did not run the case (not_run_prefix); nothing of the case itself.
+std::string hidden_outcome(const ScoreItem& item);
+
 // Inline Markdown from untrusted text: special characters escaped, one line.
 std::string markdown_inline(const std::string& text);
 // A fenced code block that the text cannot close early.

@@ -102,7 +102,7 @@ public:
             score_.state = "not-run";
             score_.note = "cases not run: " + clean_line(not_run.front(), 60);
             add({"run", "", "", "", 0, 0, false, false, "the cases were not run: " + clean_line(not_run.front()), ""});
-            zero_everything("not run: " + clean_line(not_run.front()));
+            zero_everything(not_run_prefix + clean_line(not_run.front()));
             return finish();
         }
         score_.state = "graded";
@@ -261,7 +261,7 @@ private:
                 continue;
             }
             if (record == run.parts.end() && !not_run.empty()) {
-                why = "not run: " + clean_line(not_run.front());  // the grader's own words (runs.sh)
+                why = not_run_prefix + clean_line(not_run.front());  // the grader's own words (runs.sh)
             } else if (record == run.parts.end()) {
                 bool rejected = std::find(run.rejected.begin(), run.rejected.end(), p.name) != run.rejected.end();
                 why = rejected ? "its record in results.tsv was rejected" : "no result: " + run.sandbox.describe();

@@ -124,6 +124,22 @@ TEST_CASE("feedback.md shows public details, keeps hidden cases hidden, and fenc
     CHECK(markdown_inline("a|b*c_[x](y)") == "a\\|b\\*c\\_\\[x\\](y)");
 }
 
+TEST_CASE("a hidden case the grader did not run says why, in the grader's words only", "[grading][reports]") {
+    StudentReport report = sample_report("ann");
+    ScoreItem& hidden = report.labs[0].items[1];
+    hidden.message = not_run_prefix + "this submission used up its run-time budget for labT (60 s of runs in all)";
+    std::string md = feedback_markdown(report, {{"labT", sample_plan()}}, {"today", "a GPU", "bwrap"});
+    CHECK(md.find("on case `big`: not run: this submission used up its run-time budget for labT") != std::string::npos);
+    CHECK(md.find("hidden case: no details") == std::string::npos);
+    CHECK(md.find("secret") == std::string::npos);
+    std::string json = gradescope_json(report);
+    CHECK(json.find("\"output\": \"not run: this submission used up its run-time budget") != std::string::npos);
+    CHECK(json.find("secret") == std::string::npos);
+    // Anything else a hidden case's item says stays hidden, whatever it starts with.
+    hidden.message = "wrong result: not run: [7] = 1";
+    CHECK(hidden_outcome(hidden) == "failed");
+}
+
 TEST_CASE("grading.args reach every run but stay out of the feedback's cases and rerun hints", "[grading][reports]") {
     LabPlan plan = make_lab_plan(
         Manifest::parse("title = Test lab\nstudent_files = k.cu\nparts = one\n"
