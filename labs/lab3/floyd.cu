@@ -60,7 +60,7 @@ void fw_2d(int* dist, int n, int block, Launcher& launch) {
 //            the k loop needs no barrier at all (the own tile is only ever read by its thread).
 // Three launches per round, in order. Elements outside the matrix (n is not a multiple of T):
 // load FW_INF there, so they change nothing, and never store them. Then: more outputs per
-// thread in phase 3 (handout, "Going faster").
+// thread in phase 3 (handout, section 3.5).
 void fw_blocked(int* dist, int n, Launcher& launch) {
     // TODO 3: for (int round = 0; round < ceil(n / T); ++round) { phase 1; phase 2; phase 3; }
     (void)dist, (void)n, (void)launch;

@@ -73,7 +73,7 @@ do for [fig in "times speedups"] {
         set title "Floyd-Warshall: median time against N" . on_gpu . "\n{/*0.85 (seed 001's experiment; rows whose check passed; bars: quartiles)}"
         set ylabel "median time (ms, log scale)"
         set logscale y
-        set key inside bottom right
+        set key outside right top vertical  # inside, it covered the blocked points at N = 1400, 2000
     } else {
         set title "Floyd-Warshall: speedup over the CPU, S = T_{CPU} / T_{part}" . on_gpu . "\n{/*0.85 (seed 001's experiment: the CPU timed in the same runs)}"
         set ylabel "speedup (log scale)"
