@@ -69,11 +69,12 @@ esac
 where() {
     local found=no line key value
     while IFS= read -r line; do
-        [[ $line =~ ^#[[:space:]]*(gpu|compute\ capability|driver\ version|clocks[^:]*|fp32\ peak|memory\ peak|date|host):[[:space:]]*(.*)$ ]] || continue
+        [[ $line =~ ^#[[:space:]]*(gpu|compute\ capability|driver\ version|clocks[^:]*|fp32\ peak|memory\ peak|cpu|date|host):[[:space:]]*(.*)$ ]] || continue
         key=${BASH_REMATCH[1]} value=${BASH_REMATCH[2]}
         case $key in
             gpu) found=yes key=GPU ;;
             fp32\ peak) key="FP32 peak" ;;
+            cpu) key=CPU ;;
         esac
         echo "- ${key^}: $value"
     done < <(sed -n '/^[[:space:]]*[^#[:space:]]/q; p' "$csv_path")

@@ -137,9 +137,10 @@ gpu_lines() {
     limits="$(dirname "$binary_path")/gpu-limits"
     [[ -x $limits ]] && table=$("$limits" 2>/dev/null)
     [[ -z $cc ]] && cc=$(sed -n 's/^ *Compute capability *//p' <<<"$table" | head -1)
-    local fp32 memory
+    local fp32 memory cpu
     fp32=$(sed -n 's/^ *Peak FP32 rate *//p' <<<"$table" | head -1)
     memory=$(sed -n 's/^ *Peak memory bandwidth *//p' <<<"$table" | head -1)
+    cpu=$(sed -n 's/^ *Host CPU *//p' <<<"$table" | head -1)
     if [[ -n $line ]]; then
         local name driver sm sm_max mem mem_max
         IFS=, read -r name driver sm sm_max mem mem_max <<<"$line"
@@ -150,6 +151,7 @@ gpu_lines() {
         echo "# clocks (nvidia-smi, when the sweep started): sm $(trim "$sm") (max $(trim "$sm_max")), memory $(trim "$mem") (max $(trim "$mem_max"))"
         [[ -n $fp32 ]] && echo "# fp32 peak: $fp32"
         [[ -n $memory ]] && echo "# memory peak: $memory"
+        [[ -n $cpu ]] && echo "# cpu: $cpu"
     else
         echo "# gpu: unavailable (nvidia-smi not found or it failed)"
         echo "# compute capability: ${cc:-unavailable}"

@@ -28,6 +28,7 @@ awk 'function row(n, part, tile, depth,    ms) {
          print "# gpu: Synthetic GPU 7"
          print "# compute capability: 9.0"
          print "# driver version: 123.45"
+         print "# cpu: Synthetic CPU 3"
          print "# date: 2000-01-01 00:00:00 +0000"
          print "m,n,k,part,tile,depth,block,threads,launches,check,median_ms,q1_ms,q3_ms,gflops,pct_cublas"
          for (n = 256; n <= 1024; n *= 2) {
@@ -51,6 +52,7 @@ check "it writes report.md, and says so" test -s "$report" -a -n "$(grep -F "rep
 title=$(manifest_get lab1 title)
 check "the title is the manifest's ('$title')" test "$(head -1 "$report")" = "# $title: report"
 check "'Where it was measured' has the GPU line of the CSV" has_line "$report" "- GPU: Synthetic GPU 7"
+check "... and its CPU line" has_line "$report" "- CPU: Synthetic CPU 3"
 check "... its compute capability" has_line "$report" "- Compute capability: 9.0"
 check "... and its driver" has_line "$report" "- Driver version: 123.45"
 # (Named by its physical path: the temporary folder may lie behind a symbolic link.)

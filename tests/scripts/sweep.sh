@@ -80,6 +80,14 @@ case "$*" in
 esac
 EOF
 chmod +x "$tmp/bin/nvidia-smi"
+# And a fake gpu-limits beside the driver, as make builds it: the peaks and the host's CPU.
+cat >"$tmp/bin/gpu-limits" <<'EOF'
+#!/usr/bin/env bash
+echo '  Peak FP32 rate                           1000 GFLOP/s (fake)'
+echo '  Peak memory bandwidth                    2000 GB/s (fake)'
+echo '  Host CPU                                 Fake CPU 42 (2 logical CPUs)'
+EOF
+chmod +x "$tmp/bin/gpu-limits"
 export PATH="$tmp/bin:$PATH"
 fake=$tmp/bin/fake-lab1
 
@@ -122,7 +130,7 @@ check "progress [i/N] ... ok on stderr" contains "$out" "[24/24] --m 4096 --n 40
 check "the file starts with its '# lab1 sweep' line" test "$(head -1 "$full")" = "# lab1 sweep, written by mk/sweep.sh"
 for line in "# lab: lab1 (" "# gpu: Fake GPU 9000" "# compute capability: 9.0" "# driver version: 999.99" \
     "# clocks (nvidia-smi, when the sweep started): sm 1500 MHz (max 1980 MHz), memory 2600 MHz (max 3201 MHz)" \
-    "# date: " "# host: " "# command: " "#   sweep.run.tiles = --m \$n --n \$n --k \$n --tile \$tile" "#   sweep.vary.depth = 1 2 4 8"; do
+    "# fp32 peak: 1000 GFLOP/s (fake)" "# memory peak: 2000 GB/s (fake)" "# cpu: Fake CPU 42 (2 logical CPUs)" "# date: " "# host: " "# command: " "#   sweep.run.tiles = --m \$n --n \$n --k \$n --tile \$tile" "#   sweep.vary.depth = 1 2 4 8"; do
     check "the head has '$line'" grep -qF -- "$line" "$full"
 done
 check "the head comes before the CSV header" test "$(grep -v -m1 '^#' "$full")" = "$header"
