@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "gpu_fixture.hpp"
 #include "compare.hpp"
 #include "device_buffer.hpp"
 #include "gpu.hpp"
@@ -29,18 +30,6 @@ const std::vector<Shape> awkward_shapes = {
     {1, 1, 1},   {37, 41, 43},  {1000, 1, 1}, {1, 1000, 1}, {1, 1, 1000},    {33, 65, 17},   {33, 65, 300},
     {17, 300, 129}, {129, 33, 7}, {257, 131, 513}, {200, 264, 96}, {131, 257, 64}, {64, 64, 64}, {130, 129, 33},
 };
-
-struct Gpu {
-    GpuInfo info = require_gpu(0);
-    cudaStream_t stream{};
-    Gpu() { REQUIRE(cudaStreamCreate(&stream) == cudaSuccess); }
-    ~Gpu() { cudaStreamDestroy(stream); }
-};
-
-Gpu& gpu() {
-    static Gpu g;
-    return g;
-}
 
 // Runs one part once on fresh data; returns the comparison with the CPU reference.
 Comparison run_and_compare(const MatmulPart& part, const Shape& s, int tile, int depth, uint64_t seed) {

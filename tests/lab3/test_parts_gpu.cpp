@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "gpu_fixture.hpp"
 #include "device_buffer.hpp"
 #include "exit_codes.hpp"
 #include "floyd.h"
@@ -20,18 +21,6 @@
 #include "lab_main.hpp"
 
 namespace {
-
-struct Gpu {
-    GpuInfo info = require_gpu(0);
-    cudaStream_t stream{};
-    Gpu() { REQUIRE(cudaStreamCreate(&stream) == cudaSuccess); }
-    ~Gpu() { cudaStreamDestroy(stream); }
-};
-
-Gpu& gpu() {
-    static Gpu g;
-    return g;
-}
 
 const std::vector<int> awkward_sizes = {1, 2, 3, 7, 31, 37, 63, 64, 65, 97, 128, 131, 193};
 

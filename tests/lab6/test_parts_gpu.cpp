@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "gpu_fixture.hpp"
 #include "device_buffer.hpp"
 #include "exit_codes.hpp"
 #include "gpu.hpp"
@@ -18,18 +19,6 @@
 #include "lab_main.hpp"
 
 namespace {
-
-struct Gpu {
-    GpuInfo info = require_gpu(0);
-    cudaStream_t stream{};
-    Gpu() { REQUIRE(cudaStreamCreate(&stream) == cudaSuccess); }
-    ~Gpu() { cudaStreamDestroy(stream); }
-};
-
-Gpu& gpu() {
-    static Gpu g;
-    return g;
-}
 
 struct Run {
     std::vector<uint32_t> keys, values;

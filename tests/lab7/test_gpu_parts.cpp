@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "gpu_fixture.hpp"
 #include "compare.hpp"
 #include "device_buffer.hpp"
 #include "gpu.hpp"
@@ -19,18 +20,6 @@
 namespace {
 
 const std::vector<int> awkward_sizes = {1, 2, 7, 17, 31, 33, 37, 64, 65, 100, 129, 257};
-
-struct Gpu {
-    GpuInfo info = require_gpu(0);
-    cudaStream_t stream{};
-    Gpu() { REQUIRE(cudaStreamCreate(&stream) == cudaSuccess); }
-    ~Gpu() { cudaStreamDestroy(stream); }
-};
-
-Gpu& gpu() {
-    static Gpu g;
-    return g;
-}
 
 // The three matrices of one part, in that part's memory, freed at the end.
 struct Matrices {
