@@ -4,10 +4,12 @@
 #   mk/profile.sh LAB BINARY [ARGS...]       (make LAB-profile; make LAB-profile ARGS="--part tiled")
 #
 # Runs, with the report on stdout,
-#     ncu --clock-control none --metrics <profile.metrics, comma-separated> \
+#     ncu --clock-control none --metrics <profile.metrics, comma-separated> <profile.filter> \
 #         BINARY <profile.args> --no-yardstick ARGS...
 # --clock-control none: the GPU runs at its usual clocks, as in the sweeps, rather than at the
 # base clocks ncu locks by default; --no-yardstick: the library's kernels are not profiled.
+# profile.filter (optional) chooses which launches ncu profiles, for labs that launch one kernel
+# many times (lab3: one launch per k) where profiling every launch would take minutes.
 # ARGS come last, so they override the manifest's (the driver takes the last value given).
 # Exit: ncu's own status; 1 when ncu is not found; 2 for bad usage or a lab without profile.args.
 set -uo pipefail
@@ -30,6 +32,7 @@ if ((${#case_args[@]} == 0)); then
     exit 2
 fi
 read -r -a metrics <<<"$(manifest_value "$manifest" profile.metrics)"
+read -r -a filter <<<"$(manifest_value "$manifest" profile.filter)"
 [[ -x $binary && -f $binary ]] || { echo "error: $binary is not an executable file (build it with make $lab-build)" >&2; exit 2; }
 
 ncu=$(command -v ncu || { [[ -x /usr/local/cuda/bin/ncu ]] && echo /usr/local/cuda/bin/ncu; })
@@ -51,5 +54,5 @@ if ((${#metrics[@]} > 0)); then
 fi
 # Reading the GPU's counters may need permission (ERR_NVGPUCTRPERM): see
 # https://developer.nvidia.com/ERR_NVGPUCTRPERM, or run as root.
-echo "ncu: $binary ${case_args[*]} --no-yardstick $*" >&2
-exec "$ncu" --clock-control none "${metric_args[@]}" "$binary" "${case_args[@]}" --no-yardstick "$@"
+echo "ncu: ${filter[*]}${filter[*]:+ }$binary ${case_args[*]} --no-yardstick $*" >&2
+exec "$ncu" --clock-control none "${metric_args[@]}" "${filter[@]}" "$binary" "${case_args[@]}" --no-yardstick "$@"

@@ -78,7 +78,7 @@ else
             echo "ok    the solution passes every part and yardstick ($args)"
         fi
     done
-    check_run 2 "threads exceeds this GPU's limit of 1024" -- "$solution" --block 64 --n 20 --part fw_1d
+    check_run 2 "exceeds this GPU's maximum block dimension x = 1024" -- "$solution" --block 64 --n 20 --part fw_1d
     check_run 0 "N = 100 is above --cpu-max-n 50" -- "$solution" --n 100 --cpu-max-n 50 --reps 1 --warmup 0
     check_run 0 "the plain triple loop on one core" -- "$solution" --n 50 --reps 1 --warmup 0 --part fw_1d
     out=$work/out
