@@ -6,11 +6,10 @@
 //  - a key and its value travel as one 64-bit word, key in the high half: one compare and one
 //    swap move both, and comparing the words orders by key (equal keys by value, which is
 //    harmless: equal keys may end in any order);
-//  - a tile of 1024 pairs, 512 threads, each holding 2 pairs in registers: warp w owns the 64
-//    pairs 64w .. 64w + 63 of the tile, lane l the pairs 64w + l and 64w + 32 + l. Every step
-//    whose stride is 32 or less then stays inside a warp: stride 32 is a compare of the
-//    thread's own two registers, strides 16 .. 1 one __shfl_xor_sync each, with no barrier and
-//    no shared memory. Only strides 64 .. 512 go through shared memory (one barrier a step);
+//  - a tile of 1024 pairs, 256 threads, each holding 4 pairs in registers, every stride a
+//    compile-time constant: strides 64 and 32 are compares of a thread's own registers, 16 .. 1
+//    one __shfl_xor_sync each, with no barrier and no shared memory; only strides 128 .. 512
+//    go through shared memory (one barrier a step). Why, measured: above the tile kernels;
 //  - in global memory (strides >= 1024, arrays longer than a tile) a thread merges 8 pairs over
 //    3 consecutive strides (s, s/2, s/4) in registers: one pass over memory for three strides
 //    instead of three passes (the seed's bitonicMergeGlobal does one).
@@ -25,7 +24,7 @@ namespace {
 
 using u64 = unsigned long long;
 constexpr unsigned tile = shared_size_limit;  // 1024 pairs
-constexpr unsigned tile_threads = tile / 2;   // 512 threads, 2 pairs each
+constexpr unsigned tile_threads = tile / 4;   // 256 threads, 4 pairs each
 
 __device__ __forceinline__ u64 pack(uint32_t key, uint32_t value) { return (u64(key) << 32) | value; }
 
@@ -46,61 +45,128 @@ __device__ __forceinline__ bool bitonic_up(unsigned e, unsigned size, unsigned l
     return (size < length && (e & size)) ? !ascending : ascending;
 }
 
-// One bitonic step of stride s <= 32 on the warp's 64 pairs, in registers.
-__device__ __forceinline__ void warp_step(u64& x0, u64& x1, unsigned e0, unsigned size, unsigned s, unsigned length,
-                                          bool ascending) {
-    const unsigned lane = threadIdx.x & 31;
-    const bool up0 = bitonic_up(e0, size, length, ascending), up1 = bitonic_up(e0 + 32, size, length, ascending);
-    if (s == 32) {
-        order(x0, x1, up0);  // size >= 64 here, so e0 and e0 + 32 go the same way
-        return;
-    }
-    const u64 y0 = __shfl_xor_sync(0xffffffffu, x0, s), y1 = __shfl_xor_sync(0xffffffffu, x1, s);
-    const bool lower = (lane & s) == 0;  // the lower end of the pair keeps the smaller when up
-    x0 = (lower == up0) ? min(x0, y0) : max(x0, y0);
-    x1 = (lower == up1) ? min(x1, y1) : max(x1, y1);
-}
+// ---------------------------------------------------------------------------------------------
+// The tile kernels. The profile of a first version (512 threads, 2 pairs each, strides and
+// directions computed at run time in every step) on an H200 at 1024 arrays of 1024: 50.8 M warp
+// instructions, 32.1 M of them on the integer ALU pipe, the warps stalled mostly on that pipe
+// (math_pipe_throttle) -- the sort was bound by index and direction arithmetic, not by memory
+// (4.7% of its bandwidth) or by barriers. So here:
+//  - every stride is a compile-time constant (the steps are unrolled templates): no loop
+//    counters, masks or shifts computed at run time;
+//  - each thread holds 4 pairs, lane l of warp w the pairs 128w + l + 32j (j = 0 .. 3): strides
+//    64 and 32 are compares of the thread's own registers (one compare for two pairs, no
+//    shuffle), strides 16 .. 1 one __shfl_xor_sync each, and only strides 128 .. 512 go through
+//    shared memory (6 of a tile sort's 55 steps, each behind one barrier);
+//  - a direction is computed once per size, not per step: for sizes up to 32 it is the same for
+//    a thread's 4 pairs, from 128 up it is the same for all of them too;
+//  - a shuffled pair keeps the smaller or the larger of the two words with one 64-bit compare:
+//    the words (key << 32 | value) of one array are all different (the values are positions),
+//    and two equal words are the same pair, so either may be kept.
+// Element e of the tile's 1024 (0 <= e < 1024) is in register j = (e % 128) / 32 of lane e % 32
+// of warp e / 128.
+struct TileRegisters {
+    u64 x[4];
+};
 
-// Bitonic steps on one tile of 1024 pairs: for size = first_size .. last_size, the strides from
-// size / 2 (from first_stride at first_size) down to 1. The full sort of a tile is sizes 2 ..
-// min(length, 1024); the merge after the global strides of `size` is that one size from stride
-// 512. A last tile may be partial (batch x length < 1024, length < 1024): arrays are whole in a
-// tile and comparators stay inside an array, so the missing pairs only compare among
-// themselves, and are neither loaded nor stored.
-__global__ void __launch_bounds__(tile_threads) bitonic_tile(uint32_t* keys, uint32_t* values, unsigned total,
-                                                             unsigned length, bool ascending, unsigned first_size,
-                                                             unsigned first_stride, unsigned last_size) {
-    __shared__ u64 shared[tile];
-    const unsigned local0 = 64 * (threadIdx.x / 32) + (threadIdx.x & 31);  // this thread's first pair
-    const unsigned e0 = blockIdx.x * tile + local0;
-    u64 x0 = e0 < total ? pack(keys[e0], values[e0]) : 0;
-    u64 x1 = e0 + 32 < total ? pack(keys[e0 + 32], values[e0 + 32]) : 0;
-    bool in_shared = false;
-    for (unsigned size = first_size; size <= last_size; size <<= 1) {
-        for (unsigned s = size == first_size ? first_stride : size / 2; s > 0; s >>= 1) {
-            if (s >= 64) {
-                // Each warp writes back only its own 64 pairs, which no other warp reads
-                // before the barrier below.
-                if (!in_shared) shared[local0] = x0, shared[local0 + 32] = x1, in_shared = true;
-                __syncthreads();  // the previous step (or every warp's pairs) is in shared memory
-                const unsigned c = threadIdx.x;  // comparator c of 512: pairs (lo, lo + s)
+__device__ __forceinline__ unsigned tile_local(unsigned j) { return 128 * (threadIdx.x / 32) + (threadIdx.x & 31) + 32 * j; }
+
+// The steps of one bitonic merge on the tile, strides MaxStride .. 1 (MaxStride <= 512). The
+// direction of element e (an index in the whole batch) is ascending, flipped where e has the
+// bit dir_mask set (dir_mask = size while runs alternate, 0 in the last merge).
+template <unsigned MaxStride>
+__device__ __forceinline__ void tile_merge(TileRegisters& r, u64* shared, unsigned base, unsigned dir_mask,
+                                           bool ascending) {
+    u64(&x)[4] = r.x;
+    const unsigned lane = threadIdx.x & 31;
+    bool up[4];
+#pragma unroll
+    for (unsigned j = 0; j < 4; ++j) up[j] = ascending != (((base + tile_local(j)) & dir_mask) != 0);
+    if (MaxStride >= 128) {
+        // Strides 512 .. 128 pair elements of different warps: through shared memory. A thread
+        // writes its own 4 pairs, then does comparators c and c + 256 of the tile's 512.
+#pragma unroll
+        for (unsigned j = 0; j < 4; ++j) shared[tile_local(j)] = x[j];
+#pragma unroll
+        for (unsigned s = MaxStride; s >= 128; s >>= 1) {
+            __syncthreads();  // every pair of the step before is in shared memory
+#pragma unroll
+            for (unsigned half = 0; half < 2; ++half) {
+                const unsigned c = threadIdx.x + half * tile_threads;
                 const unsigned lo = ((c & ~(s - 1)) << 1) | (c & (s - 1));
-                order(shared[lo], shared[lo + s], bitonic_up(blockIdx.x * tile + lo, size, length, ascending));
-            } else {
-                if (in_shared) {
-                    __syncthreads();  // the last shared step is done everywhere
-                    x0 = shared[local0], x1 = shared[local0 + 32], in_shared = false;
-                }
-                warp_step(x0, x1, e0, size, s, length, ascending);
+                u64 a = shared[lo], b = shared[lo + s];
+                if ((a > b) == (ascending != (((base + lo) & dir_mask) != 0))) shared[lo] = b, shared[lo + s] = a;
             }
         }
+        __syncthreads();  // the last shared step is done everywhere
+#pragma unroll
+        for (unsigned j = 0; j < 4; ++j) x[j] = shared[tile_local(j)];
     }
-    if (in_shared) {
-        __syncthreads();
-        x0 = shared[local0], x1 = shared[local0 + 32];
+    // Stride 64: registers j and j + 2; stride 32: j and j + 1. The two ends of each pair have
+    // the same direction (they differ only in a bit below the size).
+    if (MaxStride >= 64) order(x[0], x[2], up[0]), order(x[1], x[3], up[1]);
+    if (MaxStride >= 32) order(x[0], x[1], up[0]), order(x[2], x[3], up[2]);
+#pragma unroll
+    for (unsigned s = MaxStride < 16 ? MaxStride : 16; s > 0; s >>= 1) {
+        const bool lower = (lane & s) == 0;  // the lower end keeps the smaller word when up
+#pragma unroll
+        for (unsigned j = 0; j < 4; ++j) {
+            const u64 y = __shfl_xor_sync(0xffffffffu, x[j], s);
+            if ((y < x[j]) == (lower == up[j])) x[j] = y;
+        }
     }
-    if (e0 < total) keys[e0] = uint32_t(x0 >> 32), values[e0] = uint32_t(x0);
-    if (e0 + 32 < total) keys[e0 + 32] = uint32_t(x1 >> 32), values[e0 + 32] = uint32_t(x1);
+}
+
+// Loads the tile's pairs below `total` (a last tile may be partial: then the batch is smaller
+// than a tile, its arrays are whole in it, and the missing pairs only meet each other).
+__device__ __forceinline__ TileRegisters load_tile(const uint32_t* keys, const uint32_t* values, unsigned base,
+                                                   unsigned total) {
+    TileRegisters r;
+#pragma unroll
+    for (unsigned j = 0; j < 4; ++j) {
+        const unsigned e = base + tile_local(j);
+        r.x[j] = e < total ? pack(keys[e], values[e]) : 0;
+    }
+    return r;
+}
+
+__device__ __forceinline__ void store_tile(const TileRegisters& r, uint32_t* keys, uint32_t* values, unsigned base,
+                                           unsigned total) {
+#pragma unroll
+    for (unsigned j = 0; j < 4; ++j) {
+        const unsigned e = base + tile_local(j);
+        if (e < total) keys[e] = uint32_t(r.x[j] >> 32), values[e] = uint32_t(r.x[j]);
+    }
+}
+
+// The sizes Size, 2 Size, ... up to min(length, 1024), each merged from stride size / 2.
+template <unsigned Size>
+__device__ __forceinline__ void tile_sort_from(TileRegisters& r, u64* shared, unsigned base, unsigned length,
+                                               bool ascending) {
+    if (Size > length) return;  // the same for the whole block
+    tile_merge<Size / 2>(r, shared, base, Size < length ? Size : 0, ascending);
+    if constexpr (Size < tile) tile_sort_from<2 * Size>(r, shared, base, length, ascending);
+}
+
+// Sorts each tile's arrays (length <= 1024), or for longer arrays each tile into a run of 1024,
+// the runs alternating in direction for the merges that follow.
+__global__ void __launch_bounds__(tile_threads) bitonic_sort_tile(uint32_t* keys, uint32_t* values, unsigned total,
+                                                                  unsigned length, bool ascending) {
+    __shared__ u64 shared[tile];
+    const unsigned base = blockIdx.x * tile;
+    TileRegisters r = load_tile(keys, values, base, total);
+    tile_sort_from<2>(r, shared, base, length, ascending);
+    store_tile(r, keys, values, base, total);
+}
+
+// The strides 512 .. 1 of a merge of `size` > 1024, after its global strides: one direction for
+// the whole tile.
+__global__ void __launch_bounds__(tile_threads) bitonic_merge_tile(uint32_t* keys, uint32_t* values, unsigned total,
+                                                                   unsigned length, bool ascending, unsigned size) {
+    __shared__ u64 shared[tile];
+    const unsigned base = blockIdx.x * tile;
+    TileRegisters r = load_tile(keys, values, base, total);
+    tile_merge<tile / 2>(r, shared, base, 0, bitonic_up(base, size, length, ascending));
+    store_tile(r, keys, values, base, total);
 }
 
 // R consecutive bitonic strides of `size` in one pass over global memory: strides t << (R-1)
@@ -136,11 +202,16 @@ unsigned log2_of(unsigned power_of_two) {
     return log;
 }
 
-void launch_bitonic_tile(const SortProblem& p, Launcher& launch, unsigned first_size, unsigned first_stride,
-                         unsigned last_size) {
+void launch_bitonic_sort_tile(const SortProblem& p, Launcher& launch) {
     const unsigned total = p.batch * p.length;
-    launch(bitonic_tile, dim3(ceil_div(total, tile)), dim3(tile_threads), 0, p.keys, p.values, total, p.length,
-           p.ascending, first_size, first_stride, last_size);
+    launch(bitonic_sort_tile, dim3(ceil_div(total, tile)), dim3(tile_threads), 0, p.keys, p.values, total, p.length,
+           p.ascending);
+}
+
+void launch_bitonic_merge_tile(const SortProblem& p, Launcher& launch, unsigned size) {
+    const unsigned total = p.batch * p.length;
+    launch(bitonic_merge_tile, dim3(ceil_div(total, tile)), dim3(tile_threads), 0, p.keys, p.values, total, p.length,
+           p.ascending, size);
 }
 
 template <int R>
@@ -166,8 +237,10 @@ __device__ __forceinline__ void oddeven_comparator(unsigned c, unsigned size, un
     }
 }
 
-__global__ void __launch_bounds__(tile_threads) oddeven_tile(uint32_t* keys, uint32_t* values, unsigned total,
-                                                             unsigned last_size, bool ascending) {
+constexpr unsigned oddeven_threads = tile / 2;  // one comparator of a step each
+
+__global__ void __launch_bounds__(oddeven_threads) oddeven_tile(uint32_t* keys, uint32_t* values, unsigned total,
+                                                                unsigned last_size, bool ascending) {
     __shared__ u64 shared[tile];
     const unsigned first = blockIdx.x * tile;
     for (unsigned i = threadIdx.x; i < tile; i += blockDim.x)
@@ -202,19 +275,19 @@ __global__ void oddeven_global(uint32_t* keys, uint32_t* values, unsigned total,
 
 void launch_oddeven_tile(const SortProblem& p, Launcher& launch) {
     const unsigned total = p.batch * p.length;
-    launch(oddeven_tile, dim3(ceil_div(total, tile)), dim3(tile_threads), 0, p.keys, p.values, total,
+    launch(oddeven_tile, dim3(ceil_div(total, tile)), dim3(oddeven_threads), 0, p.keys, p.values, total,
            p.length < tile ? p.length : tile, p.ascending);
 }
 
 }  // namespace
 
 void bitonic_shared(const SortProblem& p, Launcher& launch) {
-    launch_bitonic_tile(p, launch, 2, 1, p.length);  // length <= 1024 (the driver sees to it)
+    launch_bitonic_sort_tile(p, launch);  // length <= 1024 (the driver sees to it)
 }
 
 void bitonic(const SortProblem& p, Launcher& launch) {
     if (p.length <= tile) return bitonic_shared(p, launch);
-    launch_bitonic_tile(p, launch, 2, 1, tile);  // presort: runs of 1024, alternating directions
+    launch_bitonic_sort_tile(p, launch);  // presort: runs of 1024, alternating directions
     for (unsigned size = 2 * tile; size <= p.length; size <<= 1) {
         // The strides of size from size / 2 down to 1024, three a pass (then two, or one).
         int log_s = int(log2_of(size / 2));
@@ -227,7 +300,7 @@ void bitonic(const SortProblem& p, Launcher& launch) {
             else launch_bitonic_global<1>(p, launch, size, log_t);
             log_s -= r;
         }
-        launch_bitonic_tile(p, launch, size, tile / 2, size);  // strides 512 .. 1 in the tile
+        launch_bitonic_merge_tile(p, launch, size);  // strides 512 .. 1 in the tile
     }
 }
 
