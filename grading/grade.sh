@@ -28,7 +28,10 @@
 #   --time-limit S     lower every case's time limit to S seconds (trial runs)
 #   --budget S         seconds of runs each student may use per lab, all cases and sanitizers
 #                      together (default: three of the lab's longest runs, each 2 x its time
-#                      limit + 10 s); what is left unrun then scores 0, "not run: budget"
+#                      limit + 10 s); what is left unrun then scores 0, "not run: budget".
+#                      A part the time limit stopped on three cases is not run on the
+#                      student's later cases of the lab nor under the sanitizers (each scores
+#                      0, "not run"), so a part that never ends leaves the budget to the others
 #   --build-only       unpack, check and build, but run no case (a check before the GPU night)
 #   --slurm            on a Slurm submit host: unpack, check and build here, then run the cases
 #                      as a job array, one GPU per task, and make the gradebook in a job that

@@ -1,6 +1,6 @@
 // grading/bin: the C++ half of the grader (grading/README.md). grading/grade.sh runs the
 // builds and the sandboxed cases; this tool decides and reports:
-//   plan, unrecorded, scan-includes, scan-forbidden, check-reference, check, score,
+//   plan, unrecorded, stopped, scan-includes, scan-forbidden, check-reference, check, score,
 //   report, gradebook, gpus.
 // Every command reads the lab's manifest through common/manifest.cpp.
 #include <dirent.h>
@@ -113,6 +113,18 @@ int cmd_unrecorded(int argc, char** argv) {
     LabPlan plan = plan_from(args);
     RunEvidence run = read_run(args.text("run"), plan.part_names());
     for (const std::string& part : unrecorded_parts(run, plan.part_names())) std::printf("%s\n", part.c_str());
+    return 0;
+}
+
+int cmd_stopped(int argc, char** argv) {
+    ArgParser args("grader stopped",
+                   "Prints the parts that a run folder's results.tsv records as stopped by the time limit (status timeout), one a line.");
+    lab_options(args);
+    args.option("run", "DIR", "", "the run folder (results.tsv)");
+    args.parse(argc, argv);
+    LabPlan plan = plan_from(args);
+    RunEvidence run = read_run(args.text("run"), plan.part_names());
+    for (const std::string& part : stopped_parts(run, plan.part_names())) std::printf("%s\n", part.c_str());
     return 0;
 }
 
@@ -402,8 +414,8 @@ int cmd_gpus(int argc, char** argv) {
 
 const std::map<std::string, Command>& commands() {
     static const std::map<std::string, Command> table = {
-        {"plan", cmd_plan},     {"unrecorded", cmd_unrecorded}, {"scan-includes", cmd_scan_includes},
-        {"scan-build", cmd_scan_build}, {"scan-symbols", cmd_scan_symbols},
+        {"plan", cmd_plan},     {"unrecorded", cmd_unrecorded}, {"stopped", cmd_stopped},
+        {"scan-includes", cmd_scan_includes}, {"scan-build", cmd_scan_build}, {"scan-symbols", cmd_scan_symbols},
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference},
         {"check", cmd_check},   {"score", cmd_score},           {"report", cmd_report},
         {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"similarity", cmd_similarity}};

@@ -129,3 +129,12 @@ std::vector<std::string> unrecorded_parts(const RunEvidence& run, const std::vec
             missing.push_back(part);
     return missing;
 }
+
+std::vector<std::string> stopped_parts(const RunEvidence& run, const std::vector<std::string>& part_names) {
+    std::vector<std::string> stopped;
+    for (const std::string& part : part_names) {
+        auto it = run.parts.find(part);
+        if (it != run.parts.end() && it->second.status == PartStatus::timeout) stopped.push_back(part);
+    }
+    return stopped;
+}

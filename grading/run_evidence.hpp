@@ -56,3 +56,8 @@ std::string batch_folder(int n);
 
 // Parts with neither a valid nor a rejected record: the ones to rerun on their own.
 std::vector<std::string> unrecorded_parts(const RunEvidence& run, const std::vector<std::string>& part_names);
+
+// Parts whose record says the driver's watchdog stopped them (status timeout): grading/lib/runs.sh
+// stops running a part that the time limit stopped on three cases. A forged record of this kind
+// can only keep the student's own part from running.
+std::vector<std::string> stopped_parts(const RunEvidence& run, const std::vector<std::string>& part_names);

@@ -7,7 +7,8 @@
 # list of cases (--cases) and writes one results.tsv per case as each part finishes. When a
 # batch dies part-way (a crash, a stuck kernel, the wall clock), the first part it left without
 # a record (the one that was running) is run again on its own, for its own evidence, and the
-# parts after it go on in a new batch, so a failing part costs only its own points.
+# parts after it go on in a new batch, so a failing part costs only its own points. A part that
+# the time limit stopped on RETIRE_AFTER cases is not run again for that student x lab.
 
 OUTPUT_LIMIT=${GRADE_OUTPUT_LIMIT:-$((256 << 20))}
 MAX_COLLECTED_FILES=64
@@ -62,6 +63,57 @@ not_run_for_budget() {
         echo "this submission used up its run-time budget for $lab ($(budget_of "$lab") s of runs in all)" >"$folder/not-run.txt"
     done
     log "budget: $(budget_of "$lab") s used up; not run: ${*#"$OUT/students/"}"
+}
+
+# A part that the time limit stopped on RETIRE_AFTER cases of a student x lab is retired: it is
+# not run on that student's later cases of the lab (public or hidden) nor under the sanitizers,
+# and each run it misses says why in its not-run.txt (scored 0, "not run: ..."). A part that
+# never ends would otherwise cost its time limit on every case and use up the budget that the
+# lab's working parts need. Three, like the budget's three longest runs: a part that hangs on a
+# couple of sizes only still earns the cases it passes.
+RETIRE_AFTER=3
+# STOPPED_ON[PART] (reset with SPENT, per student x lab): the cases, blank-separated, on which
+# the time limit stopped PART: its record in a run's results.tsv says timeout (the driver's
+# watchdog), or a run of that part alone met its wall clock. A case counts once.
+declare -A STOPPED_ON=()
+# note_stops LAB CASE DIR [PART]: what the run folder DIR of CASE says was stopped; PART is the
+# part a run of its own ran (run_parts), whose wall clock counts too.
+note_stops() {
+    local lab=$1 case_name=$2 dir=$3 part stopped
+    stopped=$("$GRADER" stopped --manifests "$REPO/labs" --lab "$lab" --run "$dir")
+    [[ -n ${4-} && $(field_of "$dir/sandbox.tsv" outcome) == timeout ]] && stopped+=" $4"
+    for part in $stopped; do
+        [[ " ${STOPPED_ON[$part]-} " == *" $case_name "* ]] || STOPPED_ON[$part]+="${STOPPED_ON[$part]:+ }$case_name"
+    done
+}
+retired() {
+    local cases
+    read -ra cases <<<"${STOPPED_ON[$1]-}"
+    ((${#cases[@]} >= RETIRE_AFTER))
+}
+# retired_reason PART: "b was stopped by its time limit on cases one, two and three, so ...".
+retired_reason() {
+    local cases list
+    read -ra cases <<<"${STOPPED_ON[$1]}"
+    list=${cases[*]:0:${#cases[@]}-1}
+    echo "$1 was stopped by its time limit on cases ${list// /, }${list:+ and }${cases[-1]}, so it is not run" \
+        "on later cases (a part that never ends would cost each its time limit)"
+}
+# drop_retired DIR: takes the CASE/PART pairs of retired parts out of the caller's `pending`
+# (run_group's, through bash's dynamic scope); each gets DIR/runs/CASE/PART/not-run.txt.
+drop_retired() {
+    local pair kept=() dropped=()
+    for pair in "${pending[@]}"; do
+        if retired "${pair#*/}"; then
+            mkdir -p -- "$1/runs/$pair"
+            retired_reason "${pair#*/}" >"$1/runs/$pair/not-run.txt"
+            dropped+=("$1/runs/$pair")
+        else
+            kept+=("$pair")
+        fi
+    done
+    ((${#dropped[@]} == 0)) || log "retired: not run: ${dropped[*]#"$OUT/students/"}"
+    pending=("${kept[@]}")
 }
 
 # fresh_box SLOT STUDENT LAB: a fresh copy of the student's built work folder for one process,
@@ -164,6 +216,8 @@ run_group() {
         for part in ${LAB_PARTS[$lab]}; do pending+=("$case_name/$part"); done
     done
     while ((${#pending[@]})); do
+        drop_retired "$dir"
+        ((${#pending[@]})) || break
         n=$((n + 1))
         if ! run_batch "$slot" "$gpu" "$student" "$lab" "$n" "${pending[@]}"; then
             not_run_for_budget "$lab" "${pending[@]/#/$dir/runs/}"
@@ -174,18 +228,21 @@ run_group() {
             case_name=${pair%%/*}
             [[ $seen == *" $case_name "* ]] && continue
             seen+="$case_name "
+            note_stops "$lab" "$case_name" "$dir/runs/$case_name/batch-$n"
             for part in $("$GRADER" unrecorded --manifests "$REPO/labs" --lab "$lab" --run "$dir/runs/$case_name/batch-$n"); do
                 unrecorded+="$case_name/$part "
             done
         done
         for pair in "${pending[@]}"; do [[ $unrecorded == *" $pair "* ]] && still+=("$pair"); done
         pending=("${still[@]}")
+        drop_retired "$dir"
         ((${#pending[@]})) || break
         if ! run_parts "$slot" "$gpu" "$student" "$lab" "${pending[0]%%/*}" "${pending[0]#*/}"; then
             local rest=("${pending[@]:1}")
             ((${#rest[@]} == 0)) || not_run_for_budget "$lab" "${rest[@]/#/$dir/runs/}"
             return 0
         fi
+        note_stops "$lab" "${pending[0]%%/*}" "$dir/runs/${pending[0]}" "${pending[0]#*/}"
         pending=("${pending[@]:1}")
     done
 }
@@ -203,14 +260,21 @@ run_sanitizers() {
         echo "compute-sanitizer is not installed on the grading machine" >"$dir/sanitize/not-run.txt"
         return 0
     fi
-    local limit args
+    local limit args part parts=""
     limit=$(case_limit "$lab" "$case_name")
     read -ra args <<<"${CASE_ARGS[$lab/$case_name]}"
+    # The parts not retired (--part a,c): a part that never ends would keep the tool from finishing.
+    for part in ${LAB_PARTS[$lab]}; do retired "$part" || parts+="${parts:+,}$part"; done
     # The run of `make labN-memcheck`: mk/sanitize.sh, passed as text because the box's own copy
     # is the student's to change (grading/sanitizer_log.hpp knows its --error-exitcode).
     for tool in ${SANITIZE_TOOLS[$lab]}; do
         local evidence=$dir/sanitize/$tool wall
         rm -rf -- "$evidence"
+        if [[ -z $parts ]]; then
+            mkdir -p -- "$evidence"
+            echo "every part of $lab was stopped by its time limit on $RETIRE_AFTER cases, so none is left to run" >"$evidence/not-run.txt"
+            continue
+        fi
         if ! wall=$(within_budget "$lab" "$(awk -v t="$limit" 'BEGIN { printf "%d", 4 * t + 30 }')"); then
             not_run_for_budget "$lab" "$evidence"
             continue
@@ -222,7 +286,7 @@ run_sanitizers() {
             --stderr "$evidence/log.txt" --wall "$wall" --cpu $((4 * wall)) --nproc 256 \
             --fsize "$OUTPUT_LIMIT" --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
             bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh "$tool" "./build/bin/$lab-graded" "${args[@]}" \
-            --time-limit "$limit" --part all
+            --time-limit "$limit" --part "$parts"
         spend "$evidence/sandbox.tsv"
         trim_log "$evidence/log.txt"
         rm -rf -- "$box"
@@ -309,7 +373,7 @@ run_and_score() {
         return 0
     fi
     sandbox_options "$sandbox_slot"
-    SPENT=0
+    SPENT=0 STOPPED_ON=()
     # Public cases, then the sanitizers (public too), then the hidden cases: nothing a process
     # saw of a hidden case can reach a run whose messages the student sees.
     local started=$EPOCHREALTIME

@@ -51,6 +51,18 @@ TEST_CASE("parts without a record are the ones to run again", "[grading][evidenc
     CHECK(unrecorded_parts(none, kParts) == kParts);
 }
 
+TEST_CASE("the parts the driver's watchdog stopped are those recorded as timeout", "[grading][evidence]") {
+    TempFolder dir;
+    dir.write("out/results.tsv",
+              "record=part\tpart=first\tstatus=ran\toutput=first.out\n"
+              "record=part\tpart=second\tstatus=timeout\tmessage=the kernel was still running after 8 s\n");
+    RunEvidence run = read_run(dir.path(), kParts);
+    CHECK(stopped_parts(run, kParts) == std::vector<std::string>{"second"});
+    CHECK(unrecorded_parts(run, kParts) == std::vector<std::string>{"third"});  // the process ended there
+    TempFolder empty;
+    CHECK(stopped_parts(read_run(empty.path(), kParts), kParts).empty());
+}
+
 TEST_CASE("how a sandboxed process ended is told in words", "[grading][evidence]") {
     TempFolder dir;
     dir.write("sandbox.tsv", "outcome=timeout\texit=137\tsignal=SIGKILL\tseconds=130.2\twall_limit=130\tisolation=bwrap\n");

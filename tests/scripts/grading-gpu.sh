@@ -73,6 +73,9 @@ sum_of() {  # sum_of FILE KIND PART CASE FIELD(points|max)
 full() { [[ $(sum_of "$1" "$2" "$3" "$4" points) == "$(sum_of "$1" "$2" "$3" "$4" max)" ]]; }
 lost() { [[ $(sum_of "$1" "$2" "$3" "$4" points) != "$(sum_of "$1" "$2" "$3" "$4" max)" ]]; }
 message_of() { items "$1" | awk -F'|' -v p="$2" -v c="$3" '$1 == "correctness" && $2 == p && $3 == c { print $7 }'; }
+# A message saying the time limit stopped the part on this case, not that it was not run
+# because the time limit stopped it on earlier ones (grading/lib/runs.sh, RETIRE_AFTER).
+stopped_there() { [[ $1 == *"time limit"* && $1 != "not run: "* ]]; }
 tool_points() { items "$1" | awk -F'|' -v t="$2" '$1 == "sanitizer" && $4 == t { print $5 }'; }
 
 check_lab() {
@@ -129,7 +132,11 @@ check_lab() {
                 done
                 for c in $(expect_value "$expect" "stopped.$part"); do
                     check "$name: $part is stopped by the time limit on case $c ($(message_of "$score" "$part" "$c" | cut -c1-80))" \
-                        grep -q "time limit" <<<"$(message_of "$score" "$part" "$c")"
+                        stopped_there "$(message_of "$score" "$part" "$c")"
+                done
+                for c in $(expect_value "$expect" "retired.$part"); do
+                    check "$name: $part is not run on case $c ($(message_of "$score" "$part" "$c" | cut -c1-80))" \
+                        grep -q "^not run: $part was stopped by its time limit on cases " <<<"$(message_of "$score" "$part" "$c")"
                 done
             elif [[ $perf_zero == *" $part "* ]]; then
                 check "$name: $part keeps every correctness point" full "$score" correctness "$part" ""

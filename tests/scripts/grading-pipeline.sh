@@ -6,7 +6,8 @@
 # part, a part that crashes the process, a part that never ends on one case, a slow one, one
 # that floods stdout, one that forges the result files, one that leaves a process behind,
 # one that keeps state in its work folder, one that sleeps in every process until its run-time
-# budget is spent. The progress line counts them as they finish.
+# budget is spent. The progress line counts them as they finish. Then, on a copy of the lab
+# with more cases, a part that never ends is retired once the time limit stopped it on three.
 # Each must lose exactly the points of what it broke, under every isolation this machine
 # offers. (On the GPU, grading-gpu.sh does the same with lab1 and its planted bugs.)
 set -uo pipefail
@@ -16,7 +17,8 @@ main=$PWD
 BUILD=${BUILD:-build}
 [[ $BUILD == /* ]] || BUILD=$main/$BUILD
 work=$(mktemp -d /tmp/grading-pipeline-test.XXXXXX)
-trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work"' EXIT
+stand_ins=$(mktemp -d /tmp/grading-pipeline-bin.XXXXXX)  # the sandbox uid reads it: not under $work (0700)
+trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work" "$stand_ins"' EXIT
 fixtures=$main/tests/grading/fixtures
 
 source tests/scripts/grading-lib/labcpu.sh
@@ -132,4 +134,76 @@ check "--regrade of one student keeps the cached reference outputs" \
 check "on a terminal the progress line is rewritten in place" \
     grep -qF $'\r\033[Kruns: 1/1 done, 0 with failures, time left: none\r\n' "$work/again.txt"
 check "on a terminal no plain progress line is added" bash -c "! grep -q '^runs: ' '$work/again.txt'"
+
+# A retired part (grading/lib/runs.sh, RETIRE_AFTER): the time limit stopped it on three cases,
+# so it is not run on the later ones nor under the sanitizers. The lab's copy has six cases, in
+# every group in turn: public untimed (small tiny), public timed (medium wide), then the
+# sanitizers, hidden untimed (hid), hidden timed (big). endless-b's part b never ends: stopped
+# on small, tiny and medium, it is not run on wide (in the same group), hid and big. A CPU part
+# has no watchdog, so each stop costs its batch's wall and then its own run's (2 x 1 s +
+# GRADE_WALL_MARGIN=1 s each, about 24 s in all), more than the default budget of three walls
+# (9 s): --budget 60, of which it must use well under half. A stand-in compute-sanitizer (the
+# rlimits sandbox sees /tmp) runs the program and says which parts it was given.
+course=$work/course-retire out=$work/out-retire
+make_labcpu_course "$course"
+sed -i 's/^cases .*/cases = small tiny medium wide hid big/; s/^perf.cases .*/perf.cases = medium wide big/' \
+    "$course/labs/labcpu/manifest"
+for spec in "tiny public 3" "medium public 100" "wide public 200" "hid hidden 20"; do
+    read -r name visibility n <<<"$spec"
+    printf 'case.%s.args = --n %s --seed %s\ncase.%s.visibility = %s\ncase.%s.points = 1\n' \
+        "$name" "$n" "$n" "$name" "$visibility" "$name" >>"$course/labs/labcpu/manifest"
+done
+cat >"$stand_ins/compute-sanitizer" <<'EOF'
+#!/usr/bin/env bash
+# Stand-in: compute-sanitizer --tool T --error-exitcode 99 --print-limit 10 PROGRAM ARGS...
+shift 6
+"$@"
+status=$?
+echo "========= ERROR SUMMARY: 0 errors"
+exit "$status"
+EOF
+chmod 755 "$stand_ins" "$stand_ins/compute-sanitizer"
+mkdir -p "$work/subs-retire/good" "$work/subs-retire/endless-b"
+cp "$fixtures/labcpu-solution/work.cpp" "$work/subs-retire/good/"
+cp "$fixtures/labcpu-endless-b/work.cpp" "$work/subs-retire/endless-b/"
+started=$EPOCHREALTIME
+PATH=$stand_ins:$PATH GRADE_WALL_MARGIN=1 grade_labcpu "$course" "$work/subs-retire" "$out" --sandbox rlimits \
+    --runners 2 --budget 60 >"$work/screen-retire.txt" 2>&1
+status=$?
+check "grade.sh grades the lab with six cases (status $status, $(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)" \
+    test "$status" == 0
+((status == 0)) || tail -30 "$work/screen-retire.txt"
+part_points() {  # part_points STUDENT PART: "points/max" of the part's correctness and performance items
+    awk -F'\t' -v p="$2" '/record=item/ {
+        delete f; for (i = 1; i <= NF; i++) { e = index($i, "="); f[substr($i, 1, e - 1)] = substr($i, e + 1) }
+        if (f["part"] == p) { s += f["points"]; m += f["max"] } } END { printf "%g/%g", s, m }' "$out/students/$1/labcpu/score.tsv"
+}
+endless_seconds() {  # each sandboxed run of endless-b once, as the log lists them (a batch's record is in each of its cases)
+    local run
+    for run in $(sed -n -e 's|.* batch \([0-9]*\) of endless-b labcpu (\([^ )]*\).*|runs/\2/batch-\1|p' \
+        -e 's|.* run endless-b labcpu \([^ ]*\) \([^ ]*\): .*|runs/\1/\2|p' "$out/grading.log") sanitize/memcheck sanitize/racecheck; do
+        cat "$out/students/endless-b/labcpu/$run/sandbox.tsv"
+    done | awk -F'\t' '{ for (i = 1; i <= NF; i++) if (index($i, "seconds=") == 1) s += substr($i, 9) } END { printf "%.1f", s }'
+}
+sanitized_parts() { sed -n 's/.* --part \([a-c,]*\).*/\1/p' "$out/students/$1/labcpu/sanitize/$2/log.txt" 2>/dev/null; }
+check "good: full marks (21 correctness + 9 performance)" points_of good 30
+check "endless-b: parts a and c keep every point" test "$(part_points endless-b a) $(part_points endless-b c)" == "10/10 10/10"
+check "endless-b: part b scores nothing" test "$(part_points endless-b b)" == 0/10
+for case_name in small tiny medium; do
+    check "endless-b: b is stopped by the wall clock on $case_name" says endless-b b "by the wall-clock limit" "$case_name"
+done
+check "endless-b: b ran on its own on those three cases only" test \
+    "$(cd "$out/students/endless-b/labcpu/runs" && echo */b/sandbox.tsv)" == "medium/b/sandbox.tsv small/b/sandbox.tsv tiny/b/sandbox.tsv"
+for case_name in wide hid big; do
+    check "endless-b: b is not run on $case_name" says endless-b b \
+        "not run: b was stopped by its time limit on cases small, tiny and medium, so it is not run on later cases" "$case_name"
+done
+check "endless-b: the sanitizers run parts a and c only" \
+    test "$(sanitized_parts endless-b memcheck) $(sanitized_parts endless-b racecheck)" == "a,c a,c"
+check "good: the sanitizers run every part" test "$(sanitized_parts good memcheck)" == a,b,c
+check "endless-b: the sanitizers finish and find nothing" \
+    test "$(grep -c 'message=[a-z]*: no errors on case small' "$out/students/endless-b/labcpu/score.tsv")" == 2
+check "endless-b: nothing is left unrun for the budget" bash -c "! grep -q 'run-time budget' '$out/students/endless-b/labcpu/score.tsv'"
+check "endless-b: its runs took well under the budget of 60 s ($(endless_seconds) s)" \
+    awk -v s="$(endless_seconds)" 'BEGIN { exit !(s < 30) }'
 finish

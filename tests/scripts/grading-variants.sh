@@ -30,12 +30,12 @@ for lab in $(variant_labs); do
         [[ -n $(manifest_value "$expect" bug) ]] || fail "$lab $variant: no 'bug' line"
         while read -r key; do
             base=${key%%.*}
-            [[ $known_keys == *" $base "* || $base =~ ^(fails_on|passes_on|stopped)$ ]] || fail "$lab $variant: unknown key '$key'"
+            [[ $known_keys == *" $base "* || $base =~ ^(fails_on|passes_on|stopped|retired)$ ]] || fail "$lab $variant: unknown key '$key'"
             [[ $key == *.* ]] && [[ $parts != *" ${key#*.} "* ]] && fail "$lab $variant: '$key' names no part of $lab"
             value=$(manifest_value "$expect" "$key")
             case $base in
                 must_fail | may_fail | perf_zero) for p in $value; do [[ $parts == *" $p "* ]] || fail "$lab $variant: $key names '$p', no part of $lab"; done ;;
-                fails_on | passes_on | stopped) for c in $value; do [[ $cases == *" $c "* ]] || fail "$lab $variant: $key names '$c', no case of $lab"; done ;;
+                fails_on | passes_on | stopped | retired) for c in $value; do [[ $cases == *" $c "* ]] || fail "$lab $variant: $key names '$c', no case of $lab"; done ;;
                 sanitizer_errors) for t in $value; do [[ $tools == *" $t "* ]] || fail "$lab $variant: $key names '$t', not in sanitize.tools"; done ;;
             esac
         done < <(manifest_keys "$expect" "")
