@@ -164,66 +164,211 @@ __global__ void conv_global_kernel(const float* __restrict__ in, float* __restri
     out[size_t(row) * width + col] = sum;
 }
 
-// Shared memory, tuned for 8192 x 8192 at r = 2. A block of 32 x 8 threads computes a tile of
-// 32 x 64 outputs: thread (x, y) the 8 outputs of column x, rows 8y .. 8y + 7. It loads the
-// tile's inputs with a halo of R on every side, (64 + 2R) x (32 + 2R) floats, zeros outside the
-// image, then walks down its column: each input row it reads (2R + 1 floats from shared
-// memory, into registers) serves every one of its 8 outputs whose filter row covers it, so it
-// reads (8 + 2R)(2R + 1) floats for 8 outputs: 7.5 a output at R = 2 instead of 25. Why this
-// shape:
-//   - a warp is one row of 32 threads: its shared reads are 32 consecutive floats (no bank
-//     conflict) and its global loads and stores whole 128-byte lines;
-//   - 8 outputs a thread cut the shared reads (the limit of a one-output-a-thread tile) below
-//     what memory takes, and make the halo rows cheap: 68 rows loaded for 64 at R = 2;
-//   - the tile of 9.8 KB at R = 2 (15 KB at R = 8) leaves room for 8 blocks, 2048 threads, on
-//     an SM, so that some blocks load while others compute;
-//   - R is a template parameter (0 .. 8, dispatched below): the loops unroll completely, the
-//     8 sums and the row of inputs stay in registers and every tap is a constant operand.
-constexpr int conv_bx = 32, conv_by = 8, conv_rows = 8;
-constexpr int conv_tile_w = conv_bx, conv_tile_h = conv_by * conv_rows;
+// Shared memory, tuned for 8192 x 8192 at r = 2 on an H200. The first version of this kernel
+// (32 x 8 threads, 8 outputs down one column a thread, scalar loads and scalar shared reads)
+// reached 52% of the copy kernel, and only 68% at r = 0: it was bound by instruction issue and
+// the shared-memory pipe, not by DRAM (35% of peak). Every choice below cuts those two costs;
+// this one reaches 94% (0.145 ms against the copy's 0.136 ms), 99% at r = 1, 104% at r = 0.
+//
+// Shape. A block of 16 x BY threads computes 64 x (BY ROWS) outputs: thread (tx, ty) the 4
+// consecutive columns x0 + 4tx .. x0 + 4tx + 3 of the ROWS rows y0 + ROWS ty .. y0 + ROWS ty +
+// ROWS - 1 (BY = 16 and ROWS = 4: 256 threads, 16 outputs each, 64 x 64 a block). The block's
+// tile holds image rows y0 - R .. y0 + BY ROWS + R - 1 and columns x0 - 4A .. x0 + 64 + 4A - 1,
+// where A = ceil(R / 4): the side halo is whole float4 chunks, so when the width is a multiple
+// of 4 every chunk of the tile is a 16-byte-aligned float4 of the image (cudaMalloc's buffers
+// start 256-byte aligned), wholly inside the image or wholly out. At R = 2: 68 x 72 floats for
+// 64 x 64 outputs, 20% more (mostly L2 hits: the neighbouring blocks read the same rows); at
+// R = 8: 80 x 80 floats, 25 600 bytes (46 080 with ROWS = 8, still under the 48 KB of static
+// shared memory a block may have).
+//
+// Loading the tile. Two instances of the kernel, and the host launches one for the whole grid:
+//   - VEC, for a width that is a multiple of 4 (8192): float4 loads. At R = 2 the tile is 18
+//     float4 a row, 1224 in all: 5 loads a thread (the last by 200 threads of 256), every one
+//     issued into registers before the first is stored, each with 32-bit index arithmetic, its
+//     row from a division by a compile-time constant (a multiply and a shift), and two unsigned
+//     compares that make a chunk outside the image a zero. Those compares cost less than
+//     sending the blocks on the image's border (3% of them at 8192 x 8192, 6% at 4096 x 4096)
+//     down a slower path. 0.3 loads an output, against 1.2 scalar loads in the old kernel,
+//     each with a division, four bounds checks and 64-bit address arithmetic.
+//   - otherwise one float a load, with the four bounds checks and zeros as before: correct for
+//     every shape (8191 x 8192 at r = 2: 54% of the copy), and not what the goal measures.
+//
+// Reading the tile. Thread tx walks down the ROWS + 2R tile rows from ROWS ty; of each it needs
+// the 4 + 2R floats of its window, columns 4tx + 4A - R .. 4tx + 4A + 3 + R, and adds each into
+// every output that it feeds (up to 4 x (2R + 1) multiply-adds each): at R = 2, 8 rows of 8
+// floats for 16 outputs, where the old kernel read 12 rows of 5 for 8. How the 8 are read sets
+// the load on the shared pipe, which serves one 128-byte wavefront a clock (32 banks of 4 bytes;
+// a warp's access takes as many wavefronts as the most words any bank must give). A window at
+// R = 2 is the high half of the chunk to the thread's left, its own chunk and the low half of the
+// chunk to its right. In a plain row, 16 threads reading those halves 16 bytes apart use only
+// 16 of the 32 banks: a float2 costs a warp 4 wavefronts, as much as a float4, and the window 12
+// whichever way it is read. So each tile row is stored as two half-rows: tile[r][0][k] holds
+// columns 4k, 4k + 1 (the low half of chunk k) and tile[r][1][k] columns 4k + 2, 4k + 3. The
+// halves that a row of 16 threads reads are then 16 consecutive float2 of one half-row, 128
+// contiguous bytes: 2 wavefronts a warp. A window is R + 2 float2 (R + 3 for an odd R, with one
+// float unused), 4 at R = 2: 8 wavefronts a warp a row, 0.125 an output, and 2 shared loads an
+// output, against 0.23 wavefronts and 7.5 scalar loads in the old kernel.
+//
+// Registers and occupancy. The radius is a template parameter (0 .. 8, dispatched below), so the
+// loops unroll, every tap is a constant-bank operand of its multiply-add, and an output row is
+// stored (one float4; scalars for the other widths) as soon as its last input row has been
+// added: only the sums of the rows in progress are live. The tile of 19.6 KB at R = 2 would
+// let 11 blocks share an SM's 228 KB; its 2048 threads take 8, and the kernel is held to the
+// 32 registers a thread that 8 blocks of 256 threads allow (conv_max_registers, below).
+//
+// Why ROWS = 4 and not more: 8 rows a thread halve the halo rows each output pays for (12 rows
+// read for 8 outputs instead of 8 for 4), but the 38 KB tile then leaves room for 5 blocks, 1280
+// threads, an SM. Measured on the H200 (8192 x 8192, % of the copy at r = 0, 1, 2, 3, 8):
+// BY x ROWS = 16 x 4: 104, 99, 94, 76, 18; 16 x 8: 102, 75, 86-90, 77, 17; 8 x 8: 101, 75,
+// 73, 62, 16; 8 x 16: 98, 75, 79, 67, 15; 32 x 4: 103, 98, 90, 74, 18; 16 x 2: 104, 101, 91,
+// 68, 19. The likely cause (not profiled): with 8 rows a thread, the 10 float4 loads of a
+// thread's share of the tile meet a cap of 40 (r = 1) or 48 registers and cannot all be in
+// flight at once, and an SM holds fewer threads to hide the loads of one block behind the
+// arithmetic of the others.
+//
+// BY and ROWS can be changed at build time to measure other shapes, with
+// -DLAB4_CONV_BY=8 -DLAB4_CONV_ROWS=16 for example; the defaults are 16 and 4.
+#ifndef LAB4_CONV_BY
+#define LAB4_CONV_BY 16
+#endif
+#ifndef LAB4_CONV_ROWS
+#define LAB4_CONV_ROWS 4
+#endif
+constexpr int conv_bx = 16, conv_by = LAB4_CONV_BY, conv_rows = LAB4_CONV_ROWS, conv_threads = conv_bx * conv_by;
+constexpr int conv_tile_w = 4 * conv_bx, conv_tile_h = conv_rows * conv_by;  // outputs a block
 
+// The registers a thread may use, so that registers do not hold fewer blocks on an SM than
+// shared memory and threads do: an H200's SM has 228 KB of shared memory (and reserves 1 KB a
+// block), 2048 threads and 64 K registers, allocated 8 a thread at a time. With the defaults,
+// 8 blocks of 256 threads and 32 registers at every radius; with ROWS = 8, 5 blocks and 48
+// registers at R = 2 (38 016 bytes of tile), 6 blocks and 40 at R = 0 and 1, 4 and 64 at R = 8.
+// (__maxnreg__ rather than __launch_bounds__'s blocks an SM, which the compiler rejects with a
+// warning on GPUs that hold fewer threads an SM, such as sm_75's 1024.)
 template <int R>
-__global__ void __launch_bounds__(conv_bx* conv_by) conv_shared_kernel(const float* __restrict__ in, float* __restrict__ out,
-                                                                      int width, int height) {
-    constexpr int S = 2 * R + 1, SW = conv_tile_w + 2 * R, SH = conv_tile_h + 2 * R;
-    constexpr int threads = conv_bx * conv_by, loads = (SW * SH + threads - 1) / threads;
-    __shared__ float tile[SH][SW];
+constexpr int conv_max_registers() {
+    const int a = (R + 3) / 4, bytes = int(sizeof(float)) * (conv_tile_h + 2 * R) * (conv_tile_w + 8 * a);
+    int blocks = 228 * 1024 / (bytes + 1024);
+    if (blocks > 2048 / conv_threads) blocks = 2048 / conv_threads;
+    const int registers = 65536 / (blocks * conv_threads) / 8 * 8;
+    return registers < 255 ? registers : 255;
+}
+
+// The output rows a thread computes in one pass of its walk down the tile. A pass is unrolled
+// completely (its sums must be registers), so its code grows with G x 4 x (2R + 1)^2
+// multiply-adds: up to 8 rows in one pass up to R = 3 (1568 multiply-adds at R = 3 with 8
+// rows), 4 at R = 4 (1296) and 2 above (2312 at R = 8, each pass reading 2 + 2R tile rows).
+// The code of a pass then stays in the instruction cache, and its sums in the registers
+// allowed, with no spill to local memory (the compiler did spill at R = 5 with passes of 4
+// rows and 48 registers). Reading 2 + 2R rows for 2 outputs costs shared-memory wavefronts, but
+// at these radii the multiply-adds take longer: at R = 8 with ROWS = 4, 720 wavefronts a warp,
+// the shared pipe's time for 4 warps (2880 clocks) against 4624 clocks of multiply-adds for
+// the warp on each of the 4 schedulers.
+template <int R>
+__host__ __device__ constexpr int conv_pass_rows() {
+    int g = R <= 3 ? 8 : R == 4 ? 4 : 2;
+    if (g > conv_rows) g = conv_rows;
+    while (conv_rows % g != 0) --g;
+    return g;
+}
+
+template <int R, bool VEC>
+__global__ void __launch_bounds__(conv_threads) __maxnreg__(conv_max_registers<R>())
+    conv_shared_kernel(const float* __restrict__ in, float* __restrict__ out, int width, int height) {
+    constexpr int A = (R + 3) / 4, CW = conv_bx + 2 * A, TW = 4 * CW, TH = conv_tile_h + 2 * R, S = 2 * R + 1;
+    static_assert(sizeof(float) * TW * TH <= 48 * 1024, "the tile must fit in 48 KB of static shared memory");
+    // Tile row r is image row y0 - R + r; tile column c is image column x0 - 4A + c, and is
+    // element c & 1 of tile[r][(c >> 1) & 1][c >> 2].
+    __shared__ float2 tile[TH][2][CW];
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * conv_bx + tx;
     const int x0 = blockIdx.x * conv_tile_w, y0 = blockIdx.y * conv_tile_h;
-    const int tid = threadIdx.y * conv_bx + threadIdx.x;
-    // A fixed number of loads a thread, all issued before any is used.
+
+    if constexpr (VEC) {  // float4 number c of the tile is chunk k = c % CW of row r = c / CW
+        constexpr int count = TH * CW, loads = (count + conv_threads - 1) / conv_threads;
+        const float4* in4 = reinterpret_cast<const float4*>(in);
+        const int w4 = width / 4, gx0 = x0 / 4 - A, gy0 = y0 - R;
+        float4 v[loads];
 #pragma unroll
-    for (int l = 0; l < loads; ++l) {
-        const int k = tid + l * threads;
-        if (k < SW * SH) {
-            const int sy = k / SW, sx = k - sy * SW, gy = y0 - R + sy, gx = x0 - R + sx;
-            tile[sy][sx] = gy >= 0 && gy < height && gx >= 0 && gx < width ? in[size_t(gy) * width + gx] : 0.f;
+        for (int l = 0; l < loads; ++l) {
+            const int c = tid + l * conv_threads, r = c / CW, k = c - r * CW, gy = gy0 + r, gx = gx0 + k;
+            v[l] = make_float4(0.f, 0.f, 0.f, 0.f);
+            // (l + 1) * conv_threads <= count: known at compile time for all loads but the last
+            if (((l + 1) * conv_threads <= count || c < count) && unsigned(gy) < unsigned(height) &&
+                unsigned(gx) < unsigned(w4))
+                v[l] = in4[gy * w4 + gx];
+        }
+#pragma unroll
+        for (int l = 0; l < loads; ++l) {
+            const int c = tid + l * conv_threads, r = c / CW, k = c - r * CW;
+            if ((l + 1) * conv_threads <= count || c < count) {
+                tile[r][0][k] = make_float2(v[l].x, v[l].y);
+                tile[r][1][k] = make_float2(v[l].z, v[l].w);
+            }
+        }
+    } else {  // float number e of the tile is column c = e % TW of row r = e / TW
+        constexpr int count = TH * TW, loads = (count + conv_threads - 1) / conv_threads;
+        const int gx0 = x0 - 4 * A, gy0 = y0 - R;
+#pragma unroll 8
+        for (int l = 0; l < loads; ++l) {
+            const int e = tid + l * conv_threads, r = e / TW, c = e - r * TW, gy = gy0 + r, gx = gx0 + c;
+            if (e < count) {
+                reinterpret_cast<float*>(tile[r][(c >> 1) & 1])[2 * (c >> 2) + (c & 1)] =
+                    gy >= 0 && gy < height && gx >= 0 && gx < width ? in[gy * width + gx] : 0.f;
+            }
         }
     }
     __syncthreads();  // every thread reaches it: the tile is complete before anyone reads it
 
-    const int tx = threadIdx.x, ty = threadIdx.y * conv_rows;
-    float sum[conv_rows];
+    // The window of thread tx: tile columns 4tx + first .. 4tx + first + 3 + 2R, read as the
+    // float2 q0 .. q1 of the row counted from 4tx (float2 q: columns 2q, 2q + 1), of which
+    // column d of the window is element skew + d.
+    constexpr int first = 4 * A - R, q0 = first / 2, q1 = (first + 2 * R + 3) / 2, pairs = q1 - q0 + 1;
+    constexpr int skew = first - 2 * q0, G = conv_pass_rows<R>();
+    const int x = x0 + 4 * tx;
+#pragma unroll 1
+    for (int g = 0; g < conv_rows; g += G) {  // one pass while G = ROWS (R <= 4 with the defaults)
+        const int row0 = ty * conv_rows + g;   // output rows row0 .. row0 + G - 1 of the tile
+        float sum[G][4];
 #pragma unroll
-    for (int o = 0; o < conv_rows; ++o) sum[o] = 0.f;
+        for (int i = 0; i < G + 2 * R; ++i) {  // tile row row0 + i
 #pragma unroll
-    for (int r = 0; r < conv_rows + 2 * R; ++r) {  // input row ty + r of the tile
-        float v[S];
+            for (int p = 0; p < pairs; ++p) {
+                const int q = q0 + p;
+                const float2 two = tile[row0 + i][q & 1][tx + (q >> 1)];
 #pragma unroll
-        for (int jk = 0; jk < S; ++jk) v[jk] = tile[ty + r][tx + jk];
+                for (int e = 0; e < 2; ++e) {
+                    const int d = 2 * p + e - skew;  // the window's column d
+                    if (d < 0 || d >= 4 + 2 * R) continue;
+                    const float v = e ? two.y : two.x;
+                    // Every product of this value, at once: it dies here, and the window never
+                    // occupies more than a float2 of registers (20 floats at R = 8 otherwise).
 #pragma unroll
-        for (int o = 0; o < conv_rows; ++o) {
-            const int ik = r - o;  // the filter row that input row r is for output o
-            if (ik >= 0 && ik < S) {
+                    for (int o = 0; o < G; ++o) {
+                        const int ik = i - o;  // the filter row that tile row row0 + i is for output row o
+                        if (ik < 0 || ik >= S) continue;
 #pragma unroll
-                for (int jk = 0; jk < S; ++jk) sum[o] += v[jk] * filter_taps[ik * S + jk];
+                        for (int j = 0; j < 4; ++j) {
+                            const int jk = d - j;  // the tap that column d is for output column j
+                            if (jk < 0 || jk >= S) continue;
+                            const float t = filter_taps[ik * S + jk];
+                            // the first term of a sum starts it
+                            sum[o][j] = ik == 0 && jk == 0 ? v * t : sum[o][j] + v * t;
+                        }
+                    }
+                }
+            }
+            const int o = i - 2 * R, y = y0 + row0 + o;  // output row o is complete
+            if (o >= 0 && y < height) {
+                if constexpr (VEC) {
+                    if (x < width)
+                        *reinterpret_cast<float4*>(out + y * width + x) =
+                            make_float4(sum[o][0], sum[o][1], sum[o][2], sum[o][3]);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < 4; ++j)
+                        if (x + j < width) out[y * width + x + j] = sum[o][j];
+                }
             }
         }
-    }
-    const int x = x0 + tx;
-#pragma unroll
-    for (int o = 0; o < conv_rows; ++o) {
-        const int y = y0 + ty + o;
-        if (y < height && x < width) out[size_t(y) * width + x] = sum[o];
     }
 }
 
@@ -235,7 +380,9 @@ void launch_conv_shared(const Convolution2D& c, Launcher& launch) {
                             std::to_string(c.radius));
     }
     const dim3 grid(ceil_div(c.width, conv_tile_w), ceil_div(c.height, conv_tile_h));
-    launch(conv_shared_kernel<R>, grid, dim3(conv_bx, conv_by), 0, c.in, c.out, c.width, c.height);
+    // float4 loads and stores when every row of the image starts 16-byte aligned
+    const auto kernel = c.width % 4 == 0 ? conv_shared_kernel<R, true> : conv_shared_kernel<R, false>;
+    launch(kernel, grid, dim3(conv_bx, conv_by), 0, c.in, c.out, c.width, c.height);
 }
 
 }  // namespace
