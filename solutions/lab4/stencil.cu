@@ -243,7 +243,13 @@ constexpr int conv_tile_w = 4 * conv_bx, conv_tile_h = conv_rows * conv_by;  // 
 // 8 blocks of 256 threads and 32 registers at every radius; with ROWS = 8, 5 blocks and 48
 // registers at R = 2 (38 016 bytes of tile), 6 blocks and 40 at R = 0 and 1, 4 and 64 at R = 8.
 // (__maxnreg__ rather than __launch_bounds__'s blocks an SM, which the compiler rejects with a
-// warning on GPUs that hold fewer threads an SM, such as sm_75's 1024.)
+// warning on GPUs that hold fewer threads an SM, such as sm_75's 1024. __maxnreg__ came with
+// CUDA 12.4; an older nvcc chooses the registers itself, which costs speed, not correctness.)
+#if __CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4)
+#define CONV_MAX_REGISTERS(count) __maxnreg__(count)
+#else
+#define CONV_MAX_REGISTERS(count)
+#endif
 template <int R>
 constexpr int conv_max_registers() {
     const int a = (R + 3) / 4, bytes = int(sizeof(float)) * (conv_tile_h + 2 * R) * (conv_tile_w + 8 * a);
@@ -272,7 +278,7 @@ __host__ __device__ constexpr int conv_pass_rows() {
 }
 
 template <int R, bool VEC>
-__global__ void __launch_bounds__(conv_threads) __maxnreg__(conv_max_registers<R>())
+__global__ void __launch_bounds__(conv_threads) CONV_MAX_REGISTERS(conv_max_registers<R>())
     conv_shared_kernel(const float* __restrict__ in, float* __restrict__ out, int width, int height) {
     constexpr int A = (R + 3) / 4, CW = conv_bx + 2 * A, TW = 4 * CW, TH = conv_tile_h + 2 * R, S = 2 * R + 1;
     static_assert(sizeof(float) * TW * TH <= 48 * 1024, "the tile must fit in 48 KB of static shared memory");
