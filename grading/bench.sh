@@ -6,9 +6,9 @@
 # Grades N copies (default 50) of one lab1 submission (FILE, default the reference solution,
 # so every case runs to the end) with grading/grade.sh, builds in parallel on every CPU, into
 # a temporary folder, and prints the wall time and grade.sh's phase times: unpacking and the
-# trusted objects, student builds, reference outputs, the runs on the GPU (cases, sanitizer,
-# reference timing) and scoring with reports. Extra options for grade.sh: GRADE_OPTIONS
-# (--gpus 0 against --gpus 0,1: one GPU against two).
+# trusted objects, student builds, reference outputs, each round of runs on the GPU (public
+# cases, timed cases, sanitizers with hidden cases and scores) and the reports. Extra options
+# for grade.sh: GRADE_OPTIONS (--gpus 0 against --gpus 0,1: one GPU against two).
 #   BUGS=P    P% of the class (rounded down) are lab 1's planted-bug variants instead
 #             (grading/variants/lab1/*, patches against the solution), each in turn: a class
 #             with its usual mistakes, the endless loop among them

@@ -6,10 +6,10 @@
 # SUBMISSIONS is a folder with one entry per student: a folder, a .tar.gz (.tgz) or a .zip
 # holding the files the student edits (layouts: grading/README.md). Every student x lab is
 # built in a fresh work folder from the pristine lab plus only the files its manifest names,
-# in the sandbox, several at a time; then every case runs in the sandbox, several students at
-# a time per GPU for the untimed cases and the sanitizers, the performance cases alone on
-# their GPU, and a checker outside the student's process compares its outputs with the
-# reference solution's.
+# in the sandbox, several at a time; then every case runs in the sandbox, in three rounds over
+# the class: the public untimed cases, several students at a time per GPU; the performance
+# cases, each alone on its GPU; the sanitizers and the hidden cases, several at a time again.
+# A checker outside the student's process compares its outputs with the reference solution's.
 #
 # Options:
 #   --labs LIST        labs to grade, comma-separated (default: every lab with a manifest)
@@ -353,16 +353,29 @@ run_on_gpus() {
     done
     phase_end "reference outputs"
     # Untimed runs are mostly CPU work (start-up, the sanitizers' analysis): a few students per
-    # GPU at once keep it busy; timed runs still have it to themselves (runs.sh, with_gpu).
-    local runners=${RUNNERS_PER_GPU:-$(($(nproc) / 4 / ${#GPU_IDS[@]}))}
-    ((runners < 1)) && runners=1
-    [[ -z $RUNNERS_PER_GPU ]] && ((runners > 4)) && runners=4
-    say "Running ${#RUN_ITEMS[@]} submission(s) on ${#GPU_IDS[@]} GPU(s) ($GPU_NAME), $runners at a time per GPU; timed runs alone"
-    phase_begin "runs on the GPU"
-    progress_start ${#RUN_ITEMS[@]}
-    run_pool $((${#GPU_IDS[@]} * runners)) run_student_lab "${RUN_ITEMS[@]}"
+    # GPU at once keep it busy; timed runs have it to themselves (runs.sh, the rounds).
+    RUNNERS=${RUNNERS_PER_GPU:-$(($(nproc) / 4 / ${#GPU_IDS[@]}))}
+    ((RUNNERS < 1)) && RUNNERS=1
+    [[ -z $RUNNERS_PER_GPU ]] && ((RUNNERS > 4)) && RUNNERS=4
+    say "Running ${#RUN_ITEMS[@]} submission(s) on ${#GPU_IDS[@]} GPU(s) ($GPU_NAME), $RUNNERS at a time per GPU; timed runs alone"
+    local work=0 round
+    local -A lab_work=()
+    for item in "${RUN_ITEMS[@]}"; do
+        lab=${item#*$'\t'}
+        [[ -n ${lab_work[$lab]+x} ]] ||
+            lab_work[$lab]=$(printf '%s\n' "$(round_work "$lab" 1)" "$(round_work "$lab" 2)" "$(round_work "$lab" 3)" | awk '{ s += $1 } END { print s }')
+        work=$(awk -v a="$work" -v b="${lab_work[$lab]}" 'BEGIN { print a + b }')
+    done
+    progress_start "$work"
+    local workers=("$((${#GPU_IDS[@]} * RUNNERS))" "${#GPU_IDS[@]}" "$((${#GPU_IDS[@]} * RUNNERS))")
+    local rounds=(run_public_round run_timed_round run_hidden_round)
+    for round in 1 2 3; do
+        phase_begin "runs $round: ${ROUND_NAMES[$round]}"
+        progress_round "$round" "${#RUN_ITEMS[@]}"
+        run_pool "${workers[$((round - 1))]}" "${rounds[$((round - 1))]}" "${RUN_ITEMS[@]}"
+        phase_end "runs $round: ${ROUND_NAMES[$round]}"
+    done
     progress_end
-    phase_end "runs on the GPU"
 }
 
 # score_student_lab ID LAB: the score of one student x lab from its evidence (grader score). A
@@ -405,11 +418,11 @@ print_timings() {
     local kind seconds
     {
         echo "Where the time went (seconds):"
-        while IFS=$'\t' read -r kind seconds; do printf '  %-28s %8s\n' "$kind" "$seconds"; done <"$RUN_DIR/timings.tsv"
+        while IFS=$'\t' read -r kind seconds; do printf '  %-44s %8s\n' "$kind" "$seconds"; done <"$RUN_DIR/timings.tsv"
         if compgen -G "$RUN_DIR/worker-times.*.tsv" >/dev/null; then
             echo "  summed over the parallel workers:"
             cat "$RUN_DIR"/worker-times.*.tsv | awk -F'\t' '{ t[$1] += $2; n[$1]++ }
-                END { for (k in t) printf "    %-26s %8.1f  (%d items)\n", k, t[k], n[k] }' | sort
+                END { for (k in t) printf "    %-42s %8.1f  (%d items)\n", k, t[k], n[k] }' | sort
         fi
     } | tee "$RUN_DIR/timings.txt" >&2
 }

@@ -1,39 +1,57 @@
-# The runs' progress line: students done / total, how many failed a case so far, and an
-# estimate of the time left. On a terminal one line is rewritten in place; elsewhere (a log, a
-# batch job's output) each finished student x lab adds a plain line. Sourced by grade.sh.
+# The runs' progress line: the round (runs.sh), students done / total in it, how many failed
+# so far, and an estimate of the time left. On a terminal one line is rewritten in place;
+# elsewhere (a log, a batch job's output) each finished student x lab adds a plain line.
+# Sourced by grade.sh.
 #
-#   progress_start TOTAL     before the runners start
-#   progress_step ID LAB     by a runner, once ID's LAB is run and scored
-#   progress_end             after the runners end
+#   progress_start WORK       before the first round: the work of every round (round_work)
+#   progress_round K TOTAL    before round K, with TOTAL student x labs
+#   progress_step ID LAB W    by a runner, once ID's LAB is through the round (work W)
+#   progress_end              after the last round
 
 progress_start() {
     PROGRESS_FILE=$RUN_DIR/progress
-    PROGRESS_TOTAL=$1
+    PROGRESS_WORK=$1
     PROGRESS_STARTED=$EPOCHREALTIME
-    printf '0 0\n' >"$PROGRESS_FILE"
+    printf '0\n' >"$PROGRESS_FILE.work"
+    : >"$PROGRESS_FILE.failed"
 }
 
-# A student x lab "failed" when a correctness item or a sanitizer found a fault, or it could not
-# be run or scored: what a teaching assistant would look at first.
+progress_round() {
+    PROGRESS_ROUND=$1 PROGRESS_TOTAL=$2
+    printf '0\n' >"$PROGRESS_FILE"
+}
+
+# A student x lab "failed" when a run of it crashed or was stopped, a sanitizer found a fault
+# or, once it is scored, a correctness item failed or it could not be run or scored: what a
+# teaching assistant would look at first. (Before the score, a wrong output is not known.)
 progress_failed() {
-    local score=$OUT/students/$1/$2/score.tsv
-    [[ -f $score ]] || return 0
+    local dir=$OUT/students/$1/$2 score=$OUT/students/$1/$2/score.tsv
+    grep -qvE $'^outcome=exited\texit=0\t' "$dir"/runs/*/*/sandbox.tsv "$dir"/sanitize/*/sandbox.tsv 2>/dev/null && return 0
+    [[ -f $score ]] || return 1
     [[ $(field_of "$score" state) == graded ]] || return 0
     grep -qE $'(^|\t)kind=(correctness|sanitizer)\t.*\tpassed=0(\t|$)' "$score"
 }
 
 progress_step() {
-    local id=$1 lab=$2 lock done failed left line
+    local id=$1 lab=$2 lock done work failed left line
     exec {lock}>>"$PROGRESS_FILE.lock"
     flock -x "$lock"
-    read -r done failed <"$PROGRESS_FILE"
+    read -r done <"$PROGRESS_FILE"
     done=$((done + 1))
-    progress_failed "$id" "$lab" && failed=$((failed + 1))
-    printf '%s %s\n' "$done" "$failed" >"$PROGRESS_FILE"
-    left=$(awk -v s="$PROGRESS_STARTED" -v now="$EPOCHREALTIME" -v d="$done" -v t="$PROGRESS_TOTAL" 'BEGIN {
-        r = (now - s) / d * (t - d)
-        if (t == d) print "none"; else if (r < 90) printf "about %d s", r + 0.5; else printf "about %d min", r / 60 + 0.5 }')
-    line="runs: $done/$PROGRESS_TOTAL done, $failed with failures, time left: $left"
+    printf '%s\n' "$done" >"$PROGRESS_FILE"
+    work=$(awk -v a="$(<"$PROGRESS_FILE.work")" -v b="$3" 'BEGIN { print a + b }')
+    printf '%s\n' "$work" >"$PROGRESS_FILE.work"
+    if progress_failed "$id" "$lab" && ! grep -qxF -- "$id"$'\t'"$lab" "$PROGRESS_FILE.failed"; then
+        printf '%s\t%s\n' "$id" "$lab" >>"$PROGRESS_FILE.failed"
+    fi
+    failed=$(wc -l <"$PROGRESS_FILE.failed")
+    left=$(awk -v s="$PROGRESS_STARTED" -v now="$EPOCHREALTIME" -v w="$work" -v t="$PROGRESS_WORK" \
+        -v last="$((PROGRESS_ROUND == ROUNDS && done == PROGRESS_TOTAL))" 'BEGIN {
+        if (last) { print "none"; exit }
+        if (w <= 0) { print "not known yet"; exit }
+        r = (now - s) / w * (t - w); if (r < 0) r = 0
+        if (r < 90) printf "about %d s", r + 0.5; else printf "about %d min", r / 60 + 0.5 }')
+    line="runs: round $PROGRESS_ROUND/$ROUNDS (${ROUND_NAMES[$PROGRESS_ROUND]}) $done/$PROGRESS_TOTAL, $failed with failures, time left: $left"
     if [[ -t 2 ]]; then
         printf '\r\033[K%s' "$line" >&2
     else
@@ -45,5 +63,5 @@ progress_step() {
 
 progress_end() {
     [[ -t 2 ]] && printf '\n' >&2
-    rm -f -- "$PROGRESS_FILE" "$PROGRESS_FILE.lock"
+    rm -f -- "$PROGRESS_FILE" "$PROGRESS_FILE".*
 }

@@ -1,5 +1,6 @@
-# The GPU side of grading: every case of every built student x lab, in the sandbox, one run at
-# a time per GPU (one runner per GPU), then the sanitizer tools. Sourced by grade.sh.
+# The GPU side of grading: every case of every built student x lab, in the sandbox, in three
+# rounds over the class (the last part of this file), and the sanitizer tools. Sourced by
+# grade.sh.
 #
 # A student's cases run in few processes (CUDA starts once for many cases): one for the public
 # cases, then the sanitizer runs, then one for the hidden cases, so that nothing a process saw
@@ -335,65 +336,156 @@ reference_timed_on() {
     [[ -e $timing/.done ]]
 }
 
-# run_cases SLOT GPU STUDENT LAB CASE...: the untimed cases among them with the GPU shared, then
-# the timed ones (performance cases) with the GPU to themselves.
-run_cases() {
-    local slot=$1 gpu=$2 student=$3 lab=$4 case_name untimed=() timed=()
-    shift 4
+# The runs go over the class in three rounds (grade.sh, run_on_gpus), so that a timed run,
+# which needs its GPU to itself, never waits for another student's untimed runs. With one
+# student's runs after another, every timed run waited for the slowest untimed run then on its
+# GPU, the other runners behind it: on an H200, one of lab 1's endless loops held the whole
+# GPU for two minutes. Now an untimed run that never ends holds one runner, not the GPU.
+#   round 1  the public untimed cases          RUNNERS_PER_GPU students at a time on each GPU
+#   round 2  the public timed cases            one student at a time on each GPU, nothing else
+#   round 3  the sanitizers, the hidden cases  as round 1 (a hidden timed case still runs alone)
+#            and the score
+# Each student keeps the order public cases, sanitizers, hidden cases (run_hidden_round says
+# why). A student's budget and stopped parts pass from round to round in a state file.
+ROUNDS=3
+ROUND_NAMES=("" "public cases" "timed cases" "sanitizers, hidden cases, scores")
+
+save_runner_state() {  # save_runner_state NUMBER: SPENT and STOPPED_ON of the item NUMBER
+    local part
+    mkdir -p -- "$RUN_DIR/runner-state"
+    {
+        printf 'SPENT=%q\n' "$SPENT"
+        for part in "${!STOPPED_ON[@]}"; do printf 'STOPPED_ON[%q]=%q\n' "$part" "${STOPPED_ON[$part]}"; done
+    } >"$RUN_DIR/runner-state/$1"
+}
+load_runner_state() {  # load_runner_state NUMBER: as the last round left them (none: a fresh start)
+    SPENT=0 STOPPED_ON=()
+    # shellcheck source=/dev/null
+    [[ -f $RUN_DIR/runner-state/$1 ]] && source "$RUN_DIR/runner-state/$1"
+    return 0
+}
+
+# cases_of LAB timed|untimed CASE...: those of the cases that are (or are not) performance cases.
+cases_of() {
+    local lab=$1 kind=$2 case_name timed
+    shift 2
     for case_name in "$@"; do
-        if [[ " ${LAB_PERF_CASES[$lab]} " == *" $case_name "* ]]; then timed+=("$case_name"); else untimed+=("$case_name"); fi
+        timed=untimed
+        [[ " ${LAB_PERF_CASES[$lab]} " == *" $case_name "* ]] && timed=timed
+        [[ $timed == "$kind" ]] && printf '%s ' "$case_name"
     done
-    ((${#untimed[@]} == 0)) || with_gpu shared "$gpu" run_group "$slot" "$gpu" "$student" "$lab" "${untimed[@]}"
-    ((${#timed[@]} == 0)) || with_gpu exclusive "$gpu" run_group "$slot" "$gpu" "$student" "$lab" "${timed[@]}"
+    return 0
 }
 
-# run_student_lab SLOT "STUDENT<TAB>LAB" NUMBER: the runners' worker function: runs and scores
-# one student x lab, then moves the progress line on.
-run_student_lab() {
-    local student lab
+# round_work LAB ROUND: the runner time one student x lab takes in ROUND, in sandboxed processes,
+# a timed one counting as much as RUNNERS_PER_GPU untimed ones (it has the GPU to itself). The
+# progress line's estimate of the time left weighs each step by it.
+round_work() {
+    local lab=$1 untimed=0 timed=0
+    case $2 in
+        1) [[ -n $(cases_of "$lab" untimed ${LAB_PUBLIC_CASES[$lab]}) ]] && untimed=1 ;;
+        2) [[ -n $(cases_of "$lab" timed ${LAB_PUBLIC_CASES[$lab]}) ]] && timed=1 ;;
+        3)
+            [[ -n ${SANITIZE_CASE[$lab]} && -n $SANITIZER ]] && untimed=$(wc -w <<<"${SANITIZE_TOOLS[$lab]}")
+            [[ -n $(cases_of "$lab" untimed ${LAB_HIDDEN_CASES[$lab]}) ]] && untimed=$((untimed + 1))
+            [[ -n $(cases_of "$lab" timed ${LAB_HIDDEN_CASES[$lab]}) ]] && timed=1 ;;
+    esac
+    awk -v u="$untimed" -v t="$timed" -v r="$RUNNERS" 'BEGIN { printf "%.3f", u / r + t }'
+}
+
+# runner_item SLOT "STUDENT<TAB>LAB" NUMBER: sets the caller's student, lab, dir, gpu and
+# sandbox_slot (through bash's dynamic scope) and the sandbox options of the item; fails when
+# it is not to be run: an earlier round left a not-run.txt, or its GPU stopped working.
+# RUNNERS runners share each GPU (slot modulo the number of GPUs picks it). Each student x lab
+# runs as a sandbox uid of its own (from its place in the list, the same in every round), so
+# nothing one student's runs leave behind belongs to the next student's uid.
+runner_item() {
     IFS=$'\t' read -r student lab <<<"$2"
-    run_and_score "$1" "$student" "$lab" "$3"
-    progress_step "$student" "$lab"
-}
-
-# run_and_score SLOT STUDENT LAB NUMBER. RUNNERS_PER_GPU runners share each GPU (slot modulo the
-# number of GPUs picks it). Each student x lab runs as a sandbox uid of its own (from its place
-# in the list), so nothing one student's runs leave behind belongs to the next student's uid.
-run_and_score() {
-    local slot=$1 student=$2 lab=$3 number=$4
+    dir=$OUT/students/$student/$lab
+    gpu=${GPU_IDS[$(($1 % ${#GPU_IDS[@]}))]}
     # (The tasks of a Slurm job array interleave their numbers: two on one node never share a uid.)
-    local gpu=${GPU_IDS[$((slot % ${#GPU_IDS[@]}))]} sandbox_slot=$((100 + ((number - 1) * TASK_COUNT + TASK_INDEX) % 900))
-    local dir=$OUT/students/$student/$lab
+    sandbox_slot=$((100 + (($3 - 1) * TASK_COUNT + TASK_INDEX) % 900))
+    [[ -e $dir/not-run.txt ]] && return 1
     if [[ -e $RUN_DIR/gpu-lost-$gpu ]]; then
         echo "GPU $gpu stopped working during grading; grade again with --resume" >"$dir/not-run.txt"
-        return 0
-    fi
-    if ! reference_timed_on "$lab" "$gpu"; then
-        echo "the reference solution could not be timed on GPU $gpu" >"$dir/not-run.txt"
-        return 0
+        return 1
     fi
     sandbox_options "$sandbox_slot"
-    SPENT=0 STOPPED_ON=()
-    # Public cases, then the sanitizers (public too), then the hidden cases: nothing a process
-    # saw of a hidden case can reach a run whose messages the student sees.
-    local started=$EPOCHREALTIME
-    [[ -z ${LAB_PUBLIC_CASES[$lab]} ]] || run_cases "$sandbox_slot" "$gpu" "$student" "$lab" ${LAB_PUBLIC_CASES[$lab]}
-    add_time cases "$(seconds_since "$started")"
-    started=$EPOCHREALTIME
-    with_gpu shared "$gpu" run_sanitizers "$sandbox_slot" "$gpu" "$student" "$lab"
-    add_time sanitizer "$(seconds_since "$started")"
-    started=$EPOCHREALTIME
-    [[ -z ${LAB_HIDDEN_CASES[$lab]} ]] || run_cases "$sandbox_slot" "$gpu" "$student" "$lab" ${LAB_HIDDEN_CASES[$lab]}
-    add_time cases "$(seconds_since "$started")"
-    echo "$gpu" >"$dir/gpu.txt"
-    # A program that ended saying "no GPU", or a fault, may have taken the GPU down with it.
-    if grep -qE $'outcome=(signal|timeout)|exit=(3|4|5)\t' "$dir"/runs/*/*/sandbox.tsv 2>/dev/null && ! gpu_still_works "$gpu"; then
-        touch "$RUN_DIR/gpu-lost-$gpu"
-        echo "GPU $gpu stopped working while this submission ran; grade again with --resume" >"$dir/not-run.txt"
-        say "grade.sh: GPU $gpu stopped working (after $student $lab); the students left for it are not run"
-        return 0
+}
+
+# gpu_lost_after GPU: after a round of the caller's student x lab on GPU. A program that ended
+# saying "no GPU", or a fault, may have taken the GPU down with it: if so, no more runs go to it.
+gpu_lost_after() {
+    grep -qE $'outcome=(signal|timeout)|exit=(3|4|5)\t' "$dir"/runs/*/*/sandbox.tsv "$dir"/sanitize/*/sandbox.tsv 2>/dev/null || return 1
+    gpu_still_works "$1" && return 1
+    touch "$RUN_DIR/gpu-lost-$1"
+    echo "GPU $1 stopped working while this submission ran; grade again with --resume" >"$dir/not-run.txt"
+    say "grade.sh: GPU $1 stopped working (after $student $lab); the students left for it are not run"
+}
+
+# timed_runs CASE...: the caller's timed cases, alone on the GPU whose reference timing they are
+# compared with (gpu.txt: the first round to time a case chooses it).
+timed_runs() {
+    local timing_gpu
+    timing_gpu=$(cat "$dir/gpu.txt" 2>/dev/null || echo "$gpu")
+    if ! reference_timed_on "$lab" "$timing_gpu"; then
+        echo "the reference solution could not be timed on GPU $timing_gpu" >"$dir/not-run.txt"
+        return 1
     fi
-    started=$EPOCHREALTIME
-    score_student_lab "$student" "$lab" || log "scoring $student $lab failed in its runner; it is tried again at the end"
-    add_time scoring "$(seconds_since "$started")"
+    echo "$timing_gpu" >"$dir/gpu.txt"
+    local started=$EPOCHREALTIME
+    with_gpu exclusive "$timing_gpu" run_group "$sandbox_slot" "$timing_gpu" "$student" "$lab" "$@"
+    add_time "timed cases" "$(seconds_since "$started")"
+    ! gpu_lost_after "$timing_gpu"
+}
+
+# The rounds' worker functions, for run_pool: ROUND SLOT "STUDENT<TAB>LAB" NUMBER each.
+run_public_round() {
+    local student lab dir gpu sandbox_slot cases started=$EPOCHREALTIME
+    if runner_item "$@"; then
+        SPENT=0 STOPPED_ON=()
+        cases=$(cases_of "$lab" untimed ${LAB_PUBLIC_CASES[$lab]})
+        # shellcheck disable=SC2086  # a list of case names
+        [[ -z $cases ]] || with_gpu shared "$gpu" run_group "$sandbox_slot" "$gpu" "$student" "$lab" $cases
+        add_time cases "$(seconds_since "$started")"
+        gpu_lost_after "$gpu" || save_runner_state "$3"
+    fi
+    progress_step "$student" "$lab" "$(round_work "$lab" 1)"
+}
+
+run_timed_round() {
+    local student lab dir gpu sandbox_slot cases
+    if runner_item "$@"; then
+        cases=$(cases_of "$lab" timed ${LAB_PUBLIC_CASES[$lab]})
+        load_runner_state "$3"
+        # shellcheck disable=SC2086
+        [[ -z $cases ]] || timed_runs $cases && save_runner_state "$3"
+    fi
+    progress_step "$student" "$lab" "$(round_work "$lab" 2)"
+}
+
+# Round 3. The sanitizers (public) run before the hidden cases: nothing a process saw of a
+# hidden case can reach a run whose messages the student sees (under --sandbox rlimits, say, a
+# file the uid left in /tmp).
+run_hidden_round() {
+    local student lab dir gpu sandbox_slot cases started=$EPOCHREALTIME
+    if runner_item "$@"; then
+        load_runner_state "$3"
+        with_gpu shared "$gpu" run_sanitizers "$sandbox_slot" "$gpu" "$student" "$lab"
+        add_time sanitizer "$(seconds_since "$started")"
+        started=$EPOCHREALTIME
+        cases=$(cases_of "$lab" untimed ${LAB_HIDDEN_CASES[$lab]})
+        # shellcheck disable=SC2086
+        [[ -z $cases ]] || with_gpu shared "$gpu" run_group "$sandbox_slot" "$gpu" "$student" "$lab" $cases
+        add_time cases "$(seconds_since "$started")"
+        cases=$(cases_of "$lab" timed ${LAB_HIDDEN_CASES[$lab]})
+        # shellcheck disable=SC2086
+        if ! gpu_lost_after "$gpu" && { [[ -z $cases ]] || timed_runs $cases; }; then
+            [[ -e $dir/gpu.txt ]] || echo "$gpu" >"$dir/gpu.txt"
+            started=$EPOCHREALTIME
+            score_student_lab "$student" "$lab" || log "scoring $student $lab failed in its runner; it is tried again at the end"
+            add_time scoring "$(seconds_since "$started")"
+        fi
+    fi
+    progress_step "$student" "$lab" "$(round_work "$lab" 3)"
 }

@@ -105,12 +105,17 @@ grade_class() {
     check "the gradebook has every student" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == 11
     check "the gradebook row of slow" grep -qx "slow,10.7035,10.7035" "$out/gradebook.csv"
     check "the grader's private folder is closed to others" test "$(stat -c %a "$out/.grader")" == 700
-    # Not a terminal: one progress line per student; seven of the eleven fail a case.
-    check "a progress line for each student" test "$(grep -c '^runs: [0-9]*/11 done, [0-9]* with failures, time left: ' "$work/screen.txt")" == 11
+    # Not a terminal: one progress line per student in each of the three rounds; seven of the
+    # eleven fail a case.
+    check "a progress line for each student in each round" \
+        test "$(grep -c '^runs: round [1-3]/3 ([a-z ,]*) [0-9]*/11, [0-9]* with failures, time left: ' "$work/screen.txt")" == 33
     check "the last progress line counts every student and their failures" \
-        grep -qx 'runs: 11/11 done, 7 with failures, time left: none ([a-z-]* labcpu)' "$work/screen.txt"
-    check "the progress lines count up one by one" bash -c \
-        "grep -o '^runs: [0-9]*/' '$work/screen.txt' | tr -dc '0-9\n' | paste -sd' ' | grep -qx '1 2 3 4 5 6 7 8 9 10 11'"
+        grep -qx 'runs: round 3/3 (sanitizers, hidden cases, scores) 11/11, 7 with failures, time left: none ([a-z-]* labcpu)' "$work/screen.txt"
+    check "the progress lines count up one by one, round after round" bash -c \
+        "grep -o '^runs: round [1-3]/3 ([a-z ,]*) [0-9]*/' '$work/screen.txt' | sed 's/.* //' | tr -dc '0-9\n' | paste -sd' ' |
+         grep -qx '$(echo {1..11} {1..11} {1..11})'"
+    check "the time left is estimated from the first step on" bash -c \
+        "! grep '^runs: ' '$work/screen.txt' | grep -q 'time left: not known'"
 }
 
 # Every isolation this machine offers (grading/README.md, "Isolation").
@@ -132,13 +137,15 @@ script -qec 'grade_labcpu "$repo" "$subs" "$out" --regrade --student good' /dev/
 check "--regrade of one student keeps the cached reference outputs" \
     bash -c "! grep -q 'reference outputs: labcpu' '$work/again.txt' && grep -qx 'good,12,12' '$out/gradebook.csv'"
 check "on a terminal the progress line is rewritten in place" \
-    grep -qF $'\r\033[Kruns: 1/1 done, 0 with failures, time left: none\r\n' "$work/again.txt"
+    grep -qF $'\r\033[Kruns: round 3/3 (sanitizers, hidden cases, scores) 1/1, 0 with failures, time left: none\r\n' "$work/again.txt"
 check "on a terminal no plain progress line is added" bash -c "! grep -q '^runs: ' '$work/again.txt'"
 
 # A retired part (grading/lib/runs.sh, RETIRE_AFTER): the time limit stopped it on three cases,
-# so it is not run on the later ones nor under the sanitizers. The lab's copy has six cases, in
-# every group in turn: public untimed (small tiny), public timed (medium wide), then the
-# sanitizers, hidden untimed (hid), hidden timed (big). endless-b's part b never ends: stopped
+# so it is not run on the later ones nor under the sanitizers. The lab's copy has six cases of
+# every kind, each in its round (grading/lib/runs.sh): public untimed (small tiny) in round 1,
+# public timed (medium wide) in round 2, then the sanitizers, hidden untimed (hid) and hidden
+# timed (big) in round 3; four copies of the solution share the two runners with endless-b,
+# whose part b never ends: stopped
 # on small, tiny and medium, it is not run on wide (in the same group), hid and big. A CPU part
 # has no watchdog, so each stop costs its batch's wall and then its own run's (2 x 1 s +
 # GRADE_WALL_MARGIN=1 s each, about 24 s in all), more than the default budget of three walls
@@ -163,8 +170,10 @@ echo "========= ERROR SUMMARY: 0 errors"
 exit "$status"
 EOF
 chmod 755 "$stand_ins" "$stand_ins/compute-sanitizer"
-mkdir -p "$work/subs-retire/good" "$work/subs-retire/endless-b"
-cp "$fixtures/labcpu-solution/work.cpp" "$work/subs-retire/good/"
+for student in good good-2 good-3 good-4; do
+    mkdir -p "$work/subs-retire/$student" && cp "$fixtures/labcpu-solution/work.cpp" "$work/subs-retire/$student/"
+done
+mkdir -p "$work/subs-retire/endless-b"
 cp "$fixtures/labcpu-endless-b/work.cpp" "$work/subs-retire/endless-b/"
 started=$EPOCHREALTIME
 PATH=$stand_ins:$PATH GRADE_WALL_MARGIN=1 grade_labcpu "$course" "$work/subs-retire" "$out" --sandbox rlimits \
@@ -206,4 +215,9 @@ check "endless-b: the sanitizers finish and find nothing" \
 check "endless-b: nothing is left unrun for the budget" bash -c "! grep -q 'run-time budget' '$out/students/endless-b/labcpu/score.tsv'"
 check "endless-b: its runs took well under the budget of 60 s ($(endless_seconds) s)" \
     awk -v s="$(endless_seconds)" 'BEGIN { exit !(s < 30) }'
+# The rounds (grading/lib/runs.sh): while endless-b's part b holds one runner on the public
+# cases, the other runner takes every other student through them; no timed run waits for it.
+check "endless-b holds one runner only: the others finish the public cases first" \
+    grep -q '^runs: round 1/3 (public cases) 5/5, .* (endless-b labcpu)$' "$work/screen-retire.txt"
+check "the good copies score alike" test "$(grep -c '^good[-0-9]*,30,30$' "$out/gradebook.csv")" == 4
 finish
