@@ -3,8 +3,9 @@
 # grade.sh.
 #
 # A student's cases run in few processes (CUDA starts once for many cases): one for the public
-# cases, then the sanitizer runs, then one for the hidden cases, so that nothing a process saw
-# of a hidden case can reach a message the feedback shows. Each such batch gives the driver a
+# untimed cases, one for the public timed cases, then the sanitizer runs, then one for the
+# hidden cases, so that nothing a process saw of a hidden case can reach a message the
+# feedback shows. Each such batch gives the driver a
 # list of cases (--cases) and writes one results.tsv per case as each part finishes. When a
 # batch dies part-way (a crash, a stuck kernel, the wall clock), the first part it left without
 # a record (the one that was running) is run again on its own, for its own evidence, and the
@@ -341,7 +342,7 @@ reference_timed_on() {
 # student's runs after another, every timed run waited for the slowest untimed run then on its
 # GPU, the other runners behind it: on an H200, one of lab 1's endless loops held the whole
 # GPU for two minutes. Now an untimed run that never ends holds one runner, not the GPU.
-#   round 1  the public untimed cases          RUNNERS_PER_GPU students at a time on each GPU
+#   round 1  the public untimed cases          RUNNERS students at a time on each GPU
 #   round 2  the public timed cases            one student at a time on each GPU, nothing else
 #   round 3  the sanitizers, the hidden cases  as round 1 (a hidden timed case still runs alone)
 #            and the score
@@ -439,7 +440,7 @@ timed_runs() {
     ! gpu_lost_after "$timing_gpu"
 }
 
-# The rounds' worker functions, for run_pool: ROUND SLOT "STUDENT<TAB>LAB" NUMBER each.
+# The rounds' worker functions, for run_pool: each takes SLOT "STUDENT<TAB>LAB" NUMBER.
 run_public_round() {
     local student lab dir gpu sandbox_slot cases started=$EPOCHREALTIME
     if runner_item "$@"; then
@@ -459,7 +460,7 @@ run_timed_round() {
         cases=$(cases_of "$lab" timed ${LAB_PUBLIC_CASES[$lab]})
         load_runner_state "$3"
         # shellcheck disable=SC2086
-        [[ -z $cases ]] || timed_runs $cases && save_runner_state "$3"
+        if [[ -z $cases ]] || timed_runs $cases; then save_runner_state "$3"; fi
     fi
     progress_step "$student" "$lab" "$(round_work "$lab" 2)"
 }
