@@ -120,7 +120,7 @@ check_lab() {
             continue
         fi
         local must_fail=" $(expect_value "$expect" must_fail) " may_fail=" $(expect_value "$expect" may_fail) "
-        local perf_zero=" $(expect_value "$expect" perf_zero) " part c tool
+        local perf_zero=" $(expect_value "$expect" perf_zero) " perf_loses=" $(expect_value "$expect" perf_loses) " part c tool
         for part in "${parts[@]}"; do
             if [[ $must_fail == *" $part "* ]]; then
                 check "$name: $part loses correctness points" lost "$score" correctness "$part" ""
@@ -142,6 +142,10 @@ check_lab() {
                 check "$name: $part keeps every correctness point" full "$score" correctness "$part" ""
                 check "$name: $part earns no performance point ($(sum_of "$score" performance "$part" "" points))" \
                     test "$(sum_of "$score" performance "$part" "" points)" == 0
+            elif [[ $perf_loses == *" $part "* ]]; then
+                check "$name: $part keeps every correctness point" full "$score" correctness "$part" ""
+                check "$name: $part loses performance points ($(sum_of "$score" performance "$part" "" points) of $(sum_of "$score" performance "$part" "" max))" \
+                    lost "$score" performance "$part" ""
             elif [[ $may_fail != *" $part "* ]]; then
                 check "$name: $part keeps every correctness point" full "$score" correctness "$part" ""
                 check "$name: $part keeps every performance point" full "$score" performance "$part" ""
