@@ -174,8 +174,10 @@ if [[ -n $uid ]]; then
     fi
 fi
 
+# A shell reports a death by signal N as 128 + N; signals end at 64, so 193-255 are exits (255:
+# compute-sanitizer's when the program made no CUDA call, reported as "SIG127" before).
 signal="" outcome=exited exit_code=$rc
-if ((rc >= 128)); then
+if ((rc > 128 && rc <= 128 + 64)); then
     signal=SIG$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))
     case $signal in
         SIGXFSZ) outcome="output-limit" ;;

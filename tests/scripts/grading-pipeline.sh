@@ -6,8 +6,9 @@
 # part, a part that crashes the process, a part that never ends on one case, a slow one, one
 # that floods stdout, one that forges the result files, one that leaves a process behind,
 # one that keeps state in its work folder, one that sleeps in every process until its run-time
-# budget is spent. The progress line counts them as they finish. Then, on a copy of the lab
-# with more cases, a part that never ends is retired once the time limit stopped it on three.
+# budget is spent. The progress line counts them as they finish. A few of them again on two
+# (assumed) GPUs score the same. Then, on a copy of the lab with more cases, a part that never
+# ends is retired once the time limit stopped it on three.
 # Each must lose exactly the points of what it broke, under every isolation this machine
 # offers. (On the GPU, grading-gpu.sh does the same with lab1 and its planted bugs.)
 set -uo pipefail
@@ -17,8 +18,23 @@ main=$PWD
 BUILD=${BUILD:-build}
 [[ $BUILD == /* ]] || BUILD=$main/$BUILD
 work=$(mktemp -d /tmp/grading-pipeline-test.XXXXXX)
-stand_ins=$(mktemp -d /tmp/grading-pipeline-bin.XXXXXX)  # the sandbox uid reads it: not under $work (0700)
+# A stand-in compute-sanitizer, first on PATH for every grading here: the real one ends with
+# status 255 on a program that makes no CUDA call, as the test lab's CPU parts, and machines
+# without a GPU may lack it. It runs the program and says which parts it was given (its log).
+# The sandbox uid runs it: not under $work (0700), and not in /tmp, which bubblewrap replaces.
+stand_ins=$(mktemp -d /var/tmp/grading-pipeline-bin.XXXXXX)
 trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work" "$stand_ins"' EXIT
+cat >"$stand_ins/compute-sanitizer" <<'EOF'
+#!/usr/bin/env bash
+# Stand-in: compute-sanitizer [--OPTION VALUE]... PROGRAM ARGS...
+while [[ ${1-} == --* ]]; do shift 2; done
+"$@"
+status=$?
+echo "========= ERROR SUMMARY: 0 errors"
+exit "$status"
+EOF
+chmod 755 "$stand_ins" "$stand_ins/compute-sanitizer"
+export PATH=$stand_ins:$PATH
 fixtures=$main/tests/grading/fixtures
 
 source tests/scripts/grading-lib/labcpu.sh
@@ -140,6 +156,30 @@ check "on a terminal the progress line is rewritten in place" \
     grep -qF $'\r\033[Kruns: round 3/3 (sanitizers, hidden cases, scores) 1/1, 0 with failures, time left: none\r\n' "$work/again.txt"
 check "on a terminal no plain progress line is added" bash -c "! grep -q '^runs: ' '$work/again.txt'"
 
+# Two GPUs (assumed: GRADE_ASSUME_GPU=2), a runner on each: the students spread over both, the
+# reference is timed once on each, and every student scores what one GPU gave them above.
+class_out=$out out=$work/out-two
+for student in good wrong-b crash-b stateful; do mkdir -p "$work/subs-two/$student" && cp "$subs/$student/work.cpp" "$work/subs-two/$student/"; done
+GRADE_ASSUME_GPU=2 grade_labcpu "$repo" "$work/subs-two" "$out" --sandbox rlimits --runners 1 >"$work/screen-two.txt" 2>&1
+status=$?
+check "two GPUs: grade.sh grades the class (status $status)" test "$status" == 0
+check "two GPUs: one runner on each" grep -q "^Running 4 submission(s) on 2 GPU(s) (.*), 1 at a time per GPU" "$work/screen-two.txt"
+check "two GPUs: the students' timed cases ran on both ($(cat "$out"/students/*/labcpu/gpu.txt 2>/dev/null | sort | uniq -c |
+    awk '{ printf "%sGPU %s: %s", s, $2, $1; s = ", " }'))" \
+    test "$(cat "$out"/students/*/labcpu/gpu.txt 2>/dev/null | sort -u | paste -sd' ')" == "0 1"
+check "two GPUs: the reference was timed on each" test -e "$(echo "$out"/.grader/timing/*/labcpu/gpu0/.done)" -a -e "$(echo "$out"/.grader/timing/*/labcpu/gpu1/.done)"
+for student in good wrong-b crash-b stateful; do
+    check "two GPUs: $student scores as on one ($(labcpu_points "$out" "$student"))" \
+        test "$(labcpu_points "$out" "$student")" == "$(labcpu_points "$class_out" "$student")"
+done
+for spec in "2:no GPU 2" "0,1,0:names a GPU twice"; do
+    rm -rf -- "$work/out-gpus"
+    GRADE_ASSUME_GPU=2 grade_labcpu "$repo" "$work/subs-two" "$work/out-gpus" --gpus "${spec%%:*}" >"$work/gpus.txt" 2>&1
+    status=$?
+    check "two GPUs: --gpus ${spec%%:*} is refused (status $status: $(tail -1 "$work/gpus.txt"))" \
+        bash -c "[[ $status == 2 ]] && grep -q '${spec#*:}' '$work/gpus.txt'"
+done
+
 # A retired part (grading/lib/runs.sh, RETIRE_AFTER): the time limit stopped it on three cases,
 # so it is not run on the later ones nor under the sanitizers. The lab's copy has six cases of
 # every kind, each in its round (grading/lib/runs.sh): public untimed (small tiny) in round 1,
@@ -149,8 +189,7 @@ check "on a terminal no plain progress line is added" bash -c "! grep -q '^runs:
 # on small, tiny and medium, it is not run on wide (in the same group), hid and big. A CPU part
 # has no watchdog, so each stop costs its batch's wall and then its own run's (2 x 1 s +
 # GRADE_WALL_MARGIN=1 s each, about 24 s in all), more than the default budget of three walls
-# (9 s): --budget 60, of which it must use well under half. A stand-in compute-sanitizer (the
-# rlimits sandbox sees /tmp) runs the program and says which parts it was given.
+# (9 s): --budget 60, of which it must use well under half.
 course=$work/course-retire out=$work/out-retire
 make_labcpu_course "$course"
 sed -i 's/^cases .*/cases = small tiny medium wide hid big/; s/^perf.cases .*/perf.cases = medium wide big/' \
@@ -160,23 +199,13 @@ for spec in "tiny public 3" "medium public 100" "wide public 200" "hid hidden 20
     printf 'case.%s.args = --n %s --seed %s\ncase.%s.visibility = %s\ncase.%s.points = 1\n' \
         "$name" "$n" "$n" "$name" "$visibility" "$name" >>"$course/labs/labcpu/manifest"
 done
-cat >"$stand_ins/compute-sanitizer" <<'EOF'
-#!/usr/bin/env bash
-# Stand-in: compute-sanitizer --tool T --error-exitcode 99 --print-limit 10 PROGRAM ARGS...
-shift 6
-"$@"
-status=$?
-echo "========= ERROR SUMMARY: 0 errors"
-exit "$status"
-EOF
-chmod 755 "$stand_ins" "$stand_ins/compute-sanitizer"
 for student in good good-2 good-3 good-4; do
     mkdir -p "$work/subs-retire/$student" && cp "$fixtures/labcpu-solution/work.cpp" "$work/subs-retire/$student/"
 done
 mkdir -p "$work/subs-retire/endless-b"
 cp "$fixtures/labcpu-endless-b/work.cpp" "$work/subs-retire/endless-b/"
 started=$EPOCHREALTIME
-PATH=$stand_ins:$PATH GRADE_WALL_MARGIN=1 grade_labcpu "$course" "$work/subs-retire" "$out" --sandbox rlimits \
+GRADE_WALL_MARGIN=1 grade_labcpu "$course" "$work/subs-retire" "$out" --sandbox rlimits \
     --runners 2 --budget 60 >"$work/screen-retire.txt" 2>&1
 status=$?
 check "grade.sh grades the lab with six cases (status $status, $(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)" \

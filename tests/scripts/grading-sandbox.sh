@@ -59,6 +59,11 @@ test_isolation() {
     check "an endless loop is stopped by the wall clock (outcome $(field "$work/status.tsv" outcome), ${took}s)" \
         test "$(field "$work/status.tsv" outcome)" == timeout -a "$took" -lt 15
 
+    # 255 is an exit status, not a signal (128 + 127): compute-sanitizer's own failures end so.
+    "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --wall 10 "${options[@]}" -- /bin/sh -c 'exit 255'
+    check "an exit with status 255 is an exit ($(field "$work/status.tsv" outcome) $(field "$work/status.tsv" exit) $(field "$work/status.tsv" signal))" \
+        test "$(field "$work/status.tsv" outcome) $(field "$work/status.tsv" exit) $(field "$work/status.tsv" signal)" == "exited 255 "
+
     "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --stdout "$work/out.txt" --wall 60 \
         --nproc 40 "${options[@]}" -- ./hostile forkbomb
     local forked
