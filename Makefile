@@ -44,7 +44,7 @@ $(BUILD)/obj/%.cpp.o: %.cpp
 objects = $(patsubst %,$(BUILD)/obj/%.o,$(1))
 link = $(NVCC) $(GENCODE) $(1) -o $@ -L$(CUDA_HOME)/lib64
 
-COMMON_OBJ := $(call objects,$(filter-out common/gpu_limits_main.cpp,$(wildcard common/*.cpp)))
+COMMON_OBJ := $(call objects,$(filter-out common/gpu_limits_main.cpp,$(wildcard common/*.cpp common/*.cu)))
 
 # --- per-lab rules ------------------------------------------------------------------
 # $(call lab_sources,LAB): the driver's files, i.e. every source in labs/LAB except the

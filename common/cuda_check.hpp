@@ -34,7 +34,9 @@ inline std::string describe_cuda_error(cudaError_t err) {
 
 inline void cuda_check(cudaError_t err, const char* what, const char* file, int line) {
     if (err == cudaSuccess) return;
-    int code = is_sticky_cuda_error(err) ? exit_code::kernel_crashed : exit_code::bad_usage;
+    int code = is_sticky_cuda_error(err)               ? exit_code::kernel_crashed
+               : err == cudaErrorMemoryAllocation ? exit_code::gpu_short
+                                                  : exit_code::bad_usage;
     fail(code, std::string(file) + ":" + std::to_string(line) + ": " + what + " failed: " +
                    describe_cuda_error(err));
 }

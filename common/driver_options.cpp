@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fail.hpp"
+#include "table.hpp"
 
 namespace {
 
@@ -16,14 +17,18 @@ std::string join(const std::vector<std::string>& words, const std::string& separ
 
 void declare_driver_options(ArgParser& args, const std::vector<std::string>& part_names) {
     args.option("part", "LIST", "all", "parts to run, comma-separated: " + join(part_names, ",") + ", or all");
-    args.option("reps", "R", "20", "timed repetitions (the median is reported)");
-    args.option("warmup", "W", "3", "untimed runs before timing");
-    args.option("seed", "S", "1", "seed of the random input data");
+    args.option("reps", "R", std::to_string(driver_defaults::reps), "timed repetitions (the median is reported); 0: check only");
+    args.option("warmup", "W", std::to_string(driver_defaults::warmup), "untimed runs before timing");
+    args.option("seed", "S", "1", "seed of the random input data (each run draws its own inputs from it)");
+    args.option("data-index", "N", "0",
+                "the checked run computes on the inputs of run N instead of its own (the grader's reference for a "
+                "checked timed run)");
+    args.option("sample-seed", "S", "", "seed of the positions a sampled check compares (default: --seed)");
     args.option("check", "HOW", "auto",
                 "full (every element), sample (a sample where the lab can), auto (full when cheap), "
                 "or none (the grader checks outside)");
     args.option("tolerance", "F", "1", "allowed error, in multiples of the reference's error bound");
-    args.option("time-limit", "SECONDS", "60", "stop a part's kernels still running after this long");
+    args.option("time-limit", "SECONDS", format_fixed(driver_defaults::time_limit, 0), "stop a part's kernels still running after this long");
     args.option("device", "D", "0", "CUDA device to use");
     args.option("out", "DIR", "", "also write results.tsv and each part's output into DIR (used by the grader)");
     args.option("cases", "FILE", "",
@@ -51,9 +56,11 @@ std::vector<std::string> select_parts(const std::string& text, const std::vector
 DriverOptions read_driver_options(const ArgParser& args, const std::vector<std::string>& part_names) {
     DriverOptions o;
     o.parts = select_parts(args.text("part"), part_names);
-    o.reps = int(args.integer("reps", 1, 100000));
+    o.reps = int(args.integer("reps", 0, 100000));
     o.warmup = int(args.integer("warmup", 0, 100000));
     o.seed = static_cast<uint64_t>(args.integer("seed", 0, 1ll << 62));
+    o.data_index = static_cast<uint64_t>(args.integer("data-index", 0, 1ll << 40));
+    o.sample_seed = args.text("sample-seed").empty() ? o.seed : static_cast<uint64_t>(args.integer("sample-seed", 0, 1ll << 62));
     std::string check = args.text("check");
     if (check == "auto") o.check = CheckMode::automatic;
     else if (check == "full") o.check = CheckMode::full;
@@ -70,6 +77,8 @@ DriverOptions read_driver_options(const ArgParser& args, const std::vector<std::
     o.csv = args.is_set("csv");
     o.csv_header = args.is_set("csv-header");
     if (o.write_bounds && o.out_dir.empty()) fail(exit_code::bad_usage, "--write-bounds needs --out DIR");
-    if (o.write_bounds) o.check = CheckMode::full;  // the bounds come from the whole reference
+    // The bounds come from the reference: every element's, or, when a sample is asked for (the
+    // grader's reference of a checked timed run), the sampled elements' only.
+    if (o.write_bounds && o.check != CheckMode::sample) o.check = CheckMode::full;
     return o;
 }

@@ -10,13 +10,24 @@
 
 enum class CheckMode { automatic, full, sample, none };
 
+// The defaults the grader also needs: it reads a case's repetitions from its arguments to know
+// which runs' outputs a driver may hand in as checked (grading/lab_plan.cpp).
+namespace driver_defaults {
+constexpr int reps = 20, warmup = 3;
+constexpr double time_limit = 60;
+}  // namespace driver_defaults
+
 struct DriverOptions {
     std::vector<std::string> parts;  // --part, resolved against the lab's parts, in the order given
-    int reps = 20, warmup = 3;
+    int reps = driver_defaults::reps, warmup = driver_defaults::warmup;
     uint64_t seed = 1;
+    // The inputs of the checked run (0: the case's own; N: those of run N, which the grader's
+    // reference run makes for a student's checked timed run N). See part_loop.hpp.
+    uint64_t data_index = 0;
+    uint64_t sample_seed = 1;  // positions of a sampled check (--check sample); default: the seed
     CheckMode check = CheckMode::automatic;
     double tolerance = 1;     // allowed error, in multiples of the reference's bound
-    double time_limit = 60;   // seconds a part's kernels may run before they are stopped
+    double time_limit = driver_defaults::time_limit;  // seconds a part's kernels may run before they are stopped
     int device = 0;
     std::string out_dir;      // --out: results.tsv and each part's output (the grader's channel)
     bool write_bounds = false, no_yardstick = false, csv = false, csv_header = false;

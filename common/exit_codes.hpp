@@ -10,4 +10,7 @@ constexpr int no_gpu = 3;           // no usable CUDA device
 constexpr int kernel_crashed = 4;   // a kernel faulted; the CUDA context is lost
 constexpr int kernel_timeout = 5;   // a kernel ran past the time limit (endless loop?)
 constexpr int io_error = 6;         // a file could not be read or written
+// The GPU had too little free memory for the case. Not the program's fault where others share
+// the GPU: the grader runs such a run again with the GPU to itself (grading/lib/runs.sh).
+constexpr int gpu_short = 7;
 }  // namespace exit_code

@@ -1,10 +1,14 @@
 // Timing GPU work with CUDA events: warm-up runs first (module load, clock ramp, caches),
-// then many timed repetitions, each between its own pair of events, and the median.
+// then many timed repetitions, each between its own pair of events, and the median. The
+// driver records the events on CUDA's legacy default stream, which waits for every other
+// blocking stream: work a part puts elsewhere (cudaStreamPerThread, a side stream) is timed.
 // Every wait has a deadline, so a kernel that never ends stops the program with a clear
 // message instead of hanging a student's terminal or a grading run.
 #pragma once
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,31 +27,47 @@ struct GpuTiming {
     cudaError_t error = cudaSuccess;
 };
 
-// `enqueue` puts one run of the work on `stream` (it must not synchronise); `before_each`
-// puts what must precede every run but not be timed (restoring an input that a part
-// overwrites in place) before the run's start event. Warm-up runs are prepared the same way.
-template <typename Enqueue, typename Prepare>
-GpuTiming time_on_gpu(Enqueue&& enqueue, Prepare&& before_each, cudaStream_t stream, int warmup, int reps,
-                      double limit_seconds) {
+// The runs of a part after its checked run: the warm-ups, then the timed repetitions. Each has
+// an index of its own, and computes on the inputs of that index (LabCase::load_inputs): 1 to
+// warmup for the warm-ups, warmup + 1 to warmup + reps for the timed ones.
+struct RunSchedule {
+    int warmup = 0, reps = 0;
+    uint64_t warmup_index(int i) const { return 1 + uint64_t(i); }
+    uint64_t timed_index(int r) const { return 1 + uint64_t(warmup) + uint64_t(r); }
+};
+
+// `prepare(index)` puts what must precede run `index` but not be timed (its inputs, its poisoned
+// output) on `stream` before the run's start event; `enqueue()` puts one run on it (it must not
+// synchronise). After each timed run whose index is in `kept`, the stream is waited for and
+// `keep(index)` called (it downloads that run's output) before the next run is prepared: the
+// program cannot know in advance which runs those are.
+template <typename Prepare, typename Enqueue, typename Keep>
+GpuTiming time_on_gpu(Prepare&& prepare, Enqueue&& enqueue, const std::vector<uint64_t>& kept, Keep&& keep,
+                      cudaStream_t stream, const RunSchedule& schedule, double limit_seconds) {
     GpuTiming timing;
-    for (int i = 0; i < warmup; ++i) {
-        before_each();
+    for (int i = 0; i < schedule.warmup; ++i) {
+        prepare(schedule.warmup_index(i));
         enqueue();
     }
     timing.error = wait_with_deadline(stream, limit_seconds);
     if (timing.error != cudaSuccess) return timing;
 
-    std::vector<cudaEvent_t> marks(2 * reps);
+    std::vector<cudaEvent_t> marks(2 * size_t(schedule.reps));
     for (cudaEvent_t& e : marks) CUDA_CHECK(cudaEventCreate(&e));
-    for (int i = 0; i < reps; ++i) {
-        before_each();
+    for (int i = 0; i < schedule.reps && timing.error == cudaSuccess; ++i) {
+        uint64_t index = schedule.timed_index(i);
+        prepare(index);
         CUDA_CHECK(cudaEventRecord(marks[2 * i], stream));
         enqueue();
         CUDA_CHECK(cudaEventRecord(marks[2 * i + 1], stream));
+        if (std::find(kept.begin(), kept.end(), index) != kept.end()) {
+            timing.error = wait_with_deadline(stream, limit_seconds);
+            if (timing.error == cudaSuccess) keep(index);
+        }
     }
-    timing.error = wait_with_deadline(stream, limit_seconds);
+    if (timing.error == cudaSuccess) timing.error = wait_with_deadline(stream, limit_seconds);
     if (timing.error == cudaSuccess) {
-        for (int i = 0; i < reps; ++i) {
+        for (int i = 0; i < schedule.reps; ++i) {
             float ms = 0;
             CUDA_CHECK(cudaEventElapsedTime(&ms, marks[2 * i], marks[2 * i + 1]));
             timing.ms.push_back(ms);

@@ -117,22 +117,31 @@ public:
     virtual PartRun part(const std::string& name) = 0;  // a name from LabInfo::parts
     virtual PartRun yardstick(const std::string& /*name: one of LabInfo::yardsticks*/) { return {}; }
 
-    // Makes an output garbage (all bits set: NaN for floats) before a part's checked run, so an
+    // Makes an output garbage (all bits set: NaN for floats) before every run of a part, so an
     // element the part never writes fails.
     virtual void poison(const std::string& output, cudaStream_t stream) = 0;
-    // Put on the stream before every run of every part and yardstick (the checked run, each
-    // warm-up and each timed repetition), before the run's start event, so it is never timed:
-    // restores inputs that a part overwrites in place (lab 5's reductions), or puts data back
-    // where every run must find it (lab 7's managed matrices on the host).
-    virtual void restore_inputs(cudaStream_t) {}
+    // Puts in place the inputs of run `index` of `part` (a part's or a yardstick's name), on the
+    // stream, before the run's start event, so it is never timed. Every run computes on inputs
+    // of its own (part_loop.hpp: index 0 is the checked run, then the warm-ups, then the timed
+    // repetitions), drawn from input_seed(seed, index) (random_data.hpp; the GPU draws them,
+    // random_fill.hpp): a result kept from an earlier run is no answer to a later one, and the
+    // grader's reference run (--data-index) makes the same inputs again. Here a lab also clears
+    // any buffer of its own that would hold the part's answer while it runs (lab 2: A
+    // transposed, the input of one part, is the answer of another).
+    virtual void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) = 0;
     // An output after the last run, copied to the host (dtype as written for the grader).
     virtual OutputArray download(const std::string& output) = 0;
 
     // True when the whole reference is cheap enough for --check auto.
     virtual bool full_reference_is_cheap() const { return true; }
-    // The CPU reference of an output: every element, or (full = false) a sample where that is
-    // cheaper. Called once per output and case.
-    virtual Reference reference(const std::string& output, bool full) = 0;
+    // The CPU reference of an output for the inputs of run `index`: every element, or (full =
+    // false) a sample where that is cheaper, its positions drawn from --sample-seed (the grader's
+    // secret). Called once per output and index: for the checked run, and after the timing
+    // for the timed runs whose outputs are checked.
+    virtual Reference reference(const std::string& output, uint64_t index, bool full) = 0;
+    // Host threads a part timed on the host is given (lab 7: --threads): the driver runs it on
+    // exactly that many CPUs (part_loop.hpp). 0: it does not pin them.
+    virtual int host_threads() const { return 0; }
     // How a message names element `index` of an output: "C[3][17]".
     virtual std::string element_name(const std::string& output, size_t index) const {
         return output + "[" + std::to_string(index) + "]";

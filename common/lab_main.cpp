@@ -112,7 +112,6 @@ public:
                     std::fprintf(stderr, "Without a GPU only the CPU parts run: --part %s\n", join_names(lab_.host_parts).c_str());
                 gpu_ = require_gpu(options.device);
                 gpu = &gpu_;
-                CUDA_CHECK(cudaStreamCreate(&stream_));
             }
         }
         int status = exit_code::ok;
@@ -148,7 +147,10 @@ private:
 
     const LabInfo& lab_;
     GpuInfo gpu_;
-    cudaStream_t stream_ = nullptr;
+    // Every part runs and is timed on CUDA's legacy default stream, which waits for all work on
+    // every other blocking stream: whatever a part starts, on cudaStreamPerThread, a side stream
+    // or the default stream, finishes inside its time and before its output is read.
+    cudaStream_t stream_ = cudaStreamLegacy;
 };
 
 }  // namespace

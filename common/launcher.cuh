@@ -8,9 +8,16 @@
 // when a kernel asks for it, turns a failed launch into LaunchRefused with the runtime's
 // reason, and records every launch (its configuration), so the driver can tell an
 // unfinished part (no launch) from a finished one and show what a part launched.
+//
+// A part that overlaps work on several streams asks the launcher for them (side_stream) and
+// launches there with `launch.on(stream)(my_kernel, grid, block, bytes, args...)`. The driver
+// times every part on CUDA's legacy default stream, which waits for all work on every other
+// blocking stream (these, cudaStreamPerThread, the default stream): whatever a part starts is
+// inside its time, wherever it put it.
 #pragma once
 #include <cuda_runtime.h>
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -20,14 +27,42 @@
 class Launcher {
 public:
     Launcher(const cudaDeviceProp& gpu, cudaStream_t stream) : gpu_(gpu), stream_(stream) {}
+    ~Launcher() {
+        for (cudaStream_t s : side_streams_) cudaStreamDestroy(s);  // fails harmlessly after a fault
+    }
+    Launcher(const Launcher&) = delete;
+    Launcher& operator=(const Launcher&) = delete;
 
 #ifdef __CUDACC__  // host-only files (the tests, compiled by g++) hold and pass launchers
     template <typename... Params, typename... Args>
     void operator()(void (*kernel)(Params...), dim3 grid, dim3 block, size_t dynamic_shared_bytes,
                     Args&&... args) {
+        launch_on(stream_, kernel, grid, block, dynamic_shared_bytes, std::forward<Args>(args)...);
+    }
+
+    // launch.on(stream)(kernel, grid, block, bytes, args...): the same launch on one of the
+    // launcher's streams (stream() or a side_stream()).
+    struct On {
+        Launcher& launcher;
+        cudaStream_t stream;
+        template <typename... Params, typename... Args>
+        void operator()(void (*kernel)(Params...), dim3 grid, dim3 block, size_t dynamic_shared_bytes, Args&&... args) {
+            launcher.launch_on(stream, kernel, grid, block, dynamic_shared_bytes, std::forward<Args>(args)...);
+        }
+    };
+    On on(cudaStream_t stream) {
+        bool ours = stream == stream_;
+        for (cudaStream_t s : side_streams_) ours |= s == stream;
+        if (!ours) throw LaunchRefused("launch.on() takes the launcher's own streams: launch.stream() or launch.side_stream(i)");
+        return On{*this, stream};
+    }
+
+    template <typename... Params, typename... Args>
+    void launch_on(cudaStream_t stream, void (*kernel)(Params...), dim3 grid, dim3 block, size_t dynamic_shared_bytes,
+                   Args&&... args) {
         LaunchConfig config{grid, block, dynamic_shared_bytes};
         prepare(reinterpret_cast<const void*>(kernel), config);
-        kernel<<<grid, block, dynamic_shared_bytes, stream_>>>(std::forward<Args>(args)...);
+        kernel<<<grid, block, dynamic_shared_bytes, stream>>>(std::forward<Args>(args)...);
         cudaError_t err = cudaGetLastError();
         if (is_sticky_cuda_error(err)) CUDA_CHECK(err);  // an earlier kernel faulted: the context is lost
         if (err != cudaSuccess) throw LaunchRefused("the launch failed: " + describe_cuda_error(err));
@@ -42,6 +77,17 @@ public:
     const std::vector<LaunchConfig>& launches() const { return launches_; }
     void forget_launches() { launches_.clear(); }
     cudaStream_t stream() const { return stream_; }
+    // The i-th extra stream of the part (from 0; at most 8), made on first use. It is a blocking
+    // stream: the driver's legacy-stream timing waits for it.
+    cudaStream_t side_stream(int i) {
+        if (i < 0 || i >= 8) throw LaunchRefused("side_stream(" + std::to_string(i) + "): a part has side streams 0 to 7");
+        while (int(side_streams_.size()) <= i) {
+            cudaStream_t s = nullptr;
+            CUDA_CHECK(cudaStreamCreate(&s));
+            side_streams_.push_back(s);
+        }
+        return side_streams_[i];
+    }
 
 private:
     struct Checked {
@@ -73,6 +119,7 @@ private:
     cudaStream_t stream_;
     std::vector<LaunchConfig> launches_;
     std::vector<Checked> checked_;
+    std::vector<cudaStream_t> side_streams_;
 };
 
 inline unsigned ceil_div(unsigned a, unsigned b) { return (a + b - 1) / b; }

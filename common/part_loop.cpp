@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cmath>
+#include <limits>
 #include <map>
+#include <random>
 #include <stdexcept>
 
+#include "cpu_affinity.hpp"
 #include "cuda_check.hpp"
 #include "exit_codes.hpp"
 #include "fail.hpp"
@@ -44,7 +48,8 @@ public:
                cudaStream_t stream, const std::string& out_dir)
         : lab_(lab), o_(options), case_(lab_case), gpu_(gpu), stream_(stream), out_dir_(out_dir),
           launcher_(gpu ? gpu->prop : no_gpu_, stream), report_(lab, options, lab_case, out_dir),
-          clock_(lab.host_clock_ms ? lab.host_clock_ms : steady_clock_ms) {}
+          clock_(lab.host_clock_ms ? lab.host_clock_ms : steady_clock_ms),
+          schedule_{options.warmup, options.reps}, checked_runs_(choose_checked_runs(schedule_, options.write_bounds)) {}
 
     int run(const std::string& case_name) {
         std::vector<std::pair<std::string, PartRun>> runs;
@@ -82,14 +87,15 @@ private:
     // The reference of every output the runs write (once each); returns the heading's text.
     std::string compute_references(const std::vector<std::pair<std::string, PartRun>>& runs) {
         if (o_.check == CheckMode::none) return "nothing (--check none): the outputs are compared outside this program";
-        bool full = o_.check == CheckMode::full || (o_.check == CheckMode::automatic && case_.full_reference_is_cheap());
+        full_ = o_.check == CheckMode::full || (o_.check == CheckMode::automatic && case_.full_reference_is_cheap());
+        const bool full = full_;
         bool several = false;
         for (const auto& run : runs) several |= run.second.output != runs.front().second.output;
         std::string text;
         for (const auto& run : runs) {
             const std::string& output = run.second.output;
-            if (!run.second.checked || !run.second.skip.empty() || references_.count(output)) continue;
-            Reference& r = references_[output] = case_.reference(output, full);
+            if (!run.second.checked || !run.second.skip.empty() || references_.count({output, o_.data_index})) continue;
+            Reference& r = references_[{output, o_.data_index}] = case_.reference(output, o_.data_index, full);
             // A driver's mistake, not a user's: every check line says what error it allows.
             if (r.bound_name.empty()) throw std::logic_error("the reference of output " + output + " names no error bound");
             text += std::string(text.empty() ? "" : "\n       ") + (several ? output + ": " : "") + r.how +
@@ -133,6 +139,7 @@ private:
         row.metric = part.metric;
         row.work = part.work > 0 ? part.work : case_.work();
         row.yardstick = part.yardstick;
+        if (gpu_) row.floor_ms = physical_floor_ms(metric_named(lab_, part.metric), row.work, *gpu_);
         if (is_yardstick && !part.skip.empty()) {
             row.check = "skipped";
             row.message = part.skip;
@@ -142,8 +149,11 @@ private:
         // than a block holds): recorded as skipped, with the reason, and neither run nor timed.
         if (!part.skip.empty()) return finish(row, PartStatus::skipped, part.skip, false);
         if (!part.run) fail(exit_code::bad_usage, "the driver has no way to run '" + name + "' (a bug in the driver)");
+        // A part timed on the host runs on exactly the CPUs it is given (cpu_affinity.hpp).
+        CpuPinning pinning;
+        if (part.host_timed && case_.host_threads() > 0) row.host_cpus = pinning.pin(case_.host_threads());
         launcher_.forget_launches();
-        prepare(part);
+        prepare(name, part, o_.data_index);
         try {
             part.run(launcher_);
         } catch (const LaunchRefused& refusal) {
@@ -162,88 +172,166 @@ private:
             row.launches = std::to_string(launches.size());
         }
         wait_for_device(row);
+        if (part.host_timed && !is_yardstick)
+            for (const LaunchConfig& c : launches)
+                if (c.block.x != 0)
+                    return finish(row, PartStatus::error,
+                                  "a CPU part launched a GPU kernel: it must do its work on the host, on the CPUs it "
+                                  "is given",
+                                  false);
         if (part.launch_rule) {
             std::string problem = part.launch_rule(launches);
             if (!problem.empty()) return finish(row, PartStatus::error, problem, is_yardstick);
         }
 
         row.check = part.checked ? "unchecked" : "-";
-        bool first_pass = part.checked && check_output(row, part, case_.download(part.output), "");
+        OutputArray checked;
+        bool first_pass = false;
+        if (part.checked && (references_.count({part.output, o_.data_index}) || !out_dir_.empty())) {
+            checked = case_.download(part.output);
+            first_pass = check_output(row, part, checked, o_.data_index, "");
+        }
 
-        std::vector<double> times;
-        try {
-            times = time_part(row, part);
-        } catch (const std::exception& error) {
-            return finish(row, PartStatus::error, std::string("the part threw an exception when run again: ") + error.what(),
-                          is_yardstick);
+        kept_.clear();
+        if (schedule_.reps > 0) {
+            std::vector<double> times;
+            double cpu_before = process_cpu_seconds();
+            try {
+                times = time_part(row, name, part);
+            } catch (const std::exception& error) {
+                return finish(row, PartStatus::error, std::string("the part threw an exception when run again: ") + error.what(),
+                              is_yardstick);
+            }
+            if (part.host_timed) row.cpu_ms = (process_cpu_seconds() - cpu_before) * 1e3 / schedule_.reps;
+            launcher_.forget_launches();
+            row.timed = true;
+            row.median_ms = median(times);
+            row.q1_ms = quantile(times, 0.25);
+            row.q3_ms = quantile(times, 0.75);
         }
-        launcher_.forget_launches();
-        row.timed = true;
-        row.median_ms = median(times);
-        row.q1_ms = quantile(times, 0.25);
-        row.q3_ms = quantile(times, 0.75);
-        // What is checked and written for the grader is the last timed run's output: a part
-        // that skips the work once it has been checked (a result kept from the first run)
-        // leaves the poison there.
-        OutputArray last;
-        if (part.checked) {
-            last = case_.download(part.output);
-            if (first_pass)
-                check_output(row, part, last, "the first run was right, but the output of the last timed run is wrong: ");
+        pinning.release();
+        // The outputs of the timed runs the driver kept (chosen at random when the case began):
+        // a part that does the work only where it expects a check (the first run, the last)
+        // leaves another run's inputs' answer, or the poison, there.
+        if (part.checked && !is_yardstick) {
+            for (auto& [index, output] : kept_) {
+                if (first_pass && has_reference(part.output))
+                    first_pass = check_output(row, part, output, index,
+                                              "the checked run was right, but timed run " + timed_run_name(index) +
+                                                  " (inputs of its own) is wrong: ");
+            }
         }
-        if (part.note) row.note = part.note(PartResult{part.checked ? &last : nullptr, &launches, row.median_ms});
-        if (part.checked && !out_dir_.empty() && !is_yardstick) write_output(row, part.output, std::move(last));
+        if (part.note) row.note = part.note(PartResult{part.checked ? &checked : nullptr, &launches, row.median_ms});
+        if (part.checked && !out_dir_.empty() && !is_yardstick) {
+            row.output_file = write_output(row.part + ".out", part.output, o_.data_index, std::move(checked));
+            for (auto& [index, output] : kept_) {
+                write_output(row.part + ".run" + std::to_string(index) + ".out", part.output, index, std::move(output));
+                row.checked_runs += (row.checked_runs.empty() ? "" : " ") + std::to_string(index);
+            }
+        }
         report_.add(row, is_yardstick);
     }
 
-    // Before every run, timed or not: the inputs as the case made them, the outputs poisoned.
-    void prepare(const PartRun& part) {
-        case_.poison(part.output, stream_);
-        case_.restore_inputs(stream_);
+    // "7 of 20": which timed repetition a run index is.
+    std::string timed_run_name(uint64_t index) const {
+        return std::to_string(index - schedule_.timed_index(0) + 1) + " of " + std::to_string(schedule_.reps);
     }
 
-    // Compares `output` with the CPU reference, where there is one; false when it is wrong.
-    bool check_output(PartRow& row, const PartRun& part, const OutputArray& output, const std::string& context) {
-        if (!references_.count(part.output)) return false;
-        Verdict verdict = case_.verify(part.output, output, references_.at(part.output), o_.tolerance);
+    // Two timed runs, chosen at random (a device the program cannot read or replay), whose outputs
+    // are kept and checked: one when there is one timed run, none when there is none.
+    // The grader's reference run (--write-bounds) keeps none: its checked run is all it needs.
+    static std::vector<uint64_t> choose_checked_runs(const RunSchedule& schedule, bool reference_run) {
+        std::vector<uint64_t> chosen;
+        if (schedule.reps <= 0 || reference_run) return chosen;
+        std::random_device entropy;
+        uint64_t first = schedule.timed_index(0), count = uint64_t(schedule.reps);
+        chosen.push_back(first + entropy() % count);
+        if (count > 1) {
+            uint64_t other = first + entropy() % (count - 1);
+            chosen.push_back(other >= chosen.front() ? other + 1 : other);
+        }
+        return chosen;
+    }
+
+    // Before every run, timed or not: the run's own inputs, the outputs poisoned.
+    void prepare(const std::string& name, const PartRun& part, uint64_t index) {
+        case_.poison(part.output, stream_);
+        case_.load_inputs(name, index, stream_);
+    }
+
+    bool has_reference(const std::string& output) const { return references_.count({output, o_.data_index}) > 0; }
+
+    // The CPU reference of `output` for the inputs of run `index`, made on first use.
+    const Reference& reference_for(const std::string& output, uint64_t index) {
+        auto key = std::make_pair(output, index);
+        auto it = references_.find(key);
+        // A timed run's output is checked on a sample where the lab can (a cheap check that a run
+        // did its own work); the checked run's as --check says.
+        if (it == references_.end())
+            it = references_.emplace(key, case_.reference(output, index, index == o_.data_index ? full_ : false)).first;
+        return it->second;
+    }
+
+    // Compares `output` with the CPU reference of run `index`, where there is one (not with
+    // --check none); false when it is wrong or not checked.
+    bool check_output(PartRow& row, const PartRun& part, const OutputArray& output, uint64_t index,
+                      const std::string& context) {
+        if (!has_reference(part.output)) return false;
+        Verdict verdict = case_.verify(part.output, output, reference_for(part.output, index), o_.tolerance);
         row.check = verdict.pass ? "PASS" : "FAIL";
         row.message = (verdict.pass ? "" : context) + verdict.detail;
         any_failed_ |= !verdict.pass;
         return verdict.pass;
     }
 
-    void write_output(PartRow& row, const std::string& name, OutputArray output) {
-        if (o_.write_bounds) output.bound = references_.at(name).bound;
-        row.output_file = row.part + ".out";
+    // Writes one output for the grader; with --write-bounds (the reference run), each element's
+    // bound beside it: NaN for an element a sampled reference did not compute (not compared).
+    std::string write_output(const std::string& file, const std::string& name, uint64_t index, OutputArray output) {
+        if (o_.write_bounds) {
+            const Reference& r = reference_for(name, index);
+            if (r.positions.empty()) {
+                output.bound = r.bound;
+            } else {
+                output.bound.assign(output.values.size(), std::numeric_limits<double>::quiet_NaN());
+                for (size_t i = 0; i < r.positions.size(); ++i)
+                    if (r.positions[i] < output.bound.size()) output.bound[r.positions[i]] = r.bound[i];
+            }
+        }
         try {
-            write_output_array(out_dir_ + "/" + row.output_file, output);
+            write_output_array(out_dir_ + "/" + file, output);
         } catch (const std::runtime_error& error) {
             fail(exit_code::io_error, error.what());
         }
+        return file;
     }
 
-    std::vector<double> time_part(PartRow& row, const PartRun& part) {
+    std::vector<double> time_part(PartRow& row, const std::string& name, const PartRun& part) {
         auto run_once = [&] { part.run(launcher_); };
-        auto restore = [&] { prepare(part); };
+        auto prepare_run = [&](uint64_t index) { prepare(name, part, index); };
+        auto keep = [&](uint64_t index) {
+            if (part.checked) kept_.emplace_back(index, case_.download(part.output));
+        };
         if (!part.host_timed && gpu_) {
-            GpuTiming timing = time_on_gpu(run_once, restore, stream_, o_.warmup, o_.reps, o_.time_limit);
+            GpuTiming timing = time_on_gpu(prepare_run, run_once, checked_runs_, keep, stream_, schedule_, o_.time_limit);
             if (is_fatal_wait_error(timing.error)) stop_after_fatal(row, timing.error);
             CUDA_CHECK(timing.error);
             return timing.ms;
         }
-        for (int i = 0; i < o_.warmup; ++i) {
-            restore();
+        for (int i = 0; i < schedule_.warmup; ++i) {
+            prepare_run(schedule_.warmup_index(i));
             run_once();
             wait_for_device(row);
         }
         std::vector<double> ms;
-        for (int i = 0; i < o_.reps; ++i) {
-            restore();
+        for (int i = 0; i < schedule_.reps; ++i) {
+            uint64_t index = schedule_.timed_index(i);
+            prepare_run(index);
             wait_for_device(row);
             double start = clock_();
             run_once();
             wait_for_device(row);
             ms.push_back(clock_() - start);
+            if (std::find(checked_runs_.begin(), checked_runs_.end(), index) != checked_runs_.end()) keep(index);
         }
         return ms;
     }
@@ -258,7 +346,11 @@ private:
     Launcher launcher_;
     RunReport report_;
     std::function<double()> clock_;
-    std::map<std::string, Reference> references_;  // by output
+    RunSchedule schedule_;
+    std::vector<uint64_t> checked_runs_;  // the timed runs whose outputs are kept and checked
+    std::vector<std::pair<uint64_t, OutputArray>> kept_;  // the current part's, by run index
+    std::map<std::pair<std::string, uint64_t>, Reference> references_;  // by output and run index
+    bool full_ = false;  // whole references (not a sample)
     bool any_refused_ = false, any_failed_ = false;
 };
 

@@ -1,9 +1,42 @@
 // Seeded test data that is the same on every machine and compiler: the standard
 // library's distributions are not (their algorithms are unspecified), so a student's
 // failing case could not be replayed by the TA. SplitMix64 with our own mapping is.
+//
+// SplitMix64 is counter-based: the value a generator returns at its k-th call depends only on
+// the seed and k (splitmix_at), so a kernel can draw element i of an array on its own and get
+// exactly what SeededRandom gives on the host (common/random_fill.hpp).
 #pragma once
 #include <cstdint>
 #include <vector>
+
+#ifdef __CUDACC__
+#define RANDOM_HD __host__ __device__
+#else
+#define RANDOM_HD
+#endif
+
+// The value SeededRandom(seed) returns at its (position + 1)-th call of next().
+RANDOM_HD inline uint64_t splitmix_at(uint64_t seed, uint64_t position) {
+    uint64_t z = seed + (position + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// Uniform in [lo, hi), on a grid of 2^-24 of the range. The arithmetic is exact in double and
+// rounded once to float, so host and device (whether or not they fuse a multiply-add) draw the
+// same value from the same bits.
+RANDOM_HD inline float uniform_from_bits(uint64_t bits, float lo, float hi) {
+    return float(double(lo) + double(hi - lo) * double(bits >> 40) * 0x1p-24);
+}
+
+// The seed of run `index`'s inputs. Every run of a part computes on data of its own (the
+// checked run is index 0 and keeps the case's own seed; the warm-ups and timed repetitions
+// follow, common/part_loop.hpp): a result kept from an earlier run answers no later one, and
+// the grader's reference run makes the same data again from the same seed and index.
+RANDOM_HD inline uint64_t input_seed(uint64_t case_seed, uint64_t index) {
+    return index == 0 ? case_seed : splitmix_at(case_seed ^ 0xD1B54A32D192ED03ull, index);
+}
 
 class SeededRandom {
 public:
@@ -15,8 +48,8 @@ public:
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
         return z ^ (z >> 31);
     }
-    // Uniform in [lo, hi), on a grid of 2^-24 of the range: exact in float.
-    float uniform(float lo, float hi) { return lo + (hi - lo) * float(next() >> 40) * 0x1p-24f; }
+    // Uniform in [lo, hi), on a grid of 2^-24 of the range.
+    float uniform(float lo, float hi) { return uniform_from_bits(next(), lo, hi); }
     // Uniform integer in [lo, hi].
     int64_t integer(int64_t lo, int64_t hi) { return lo + int64_t(next() % uint64_t(hi - lo + 1)); }
 

@@ -85,8 +85,11 @@ void RunReport::start(const GpuInfo* gpu, const std::string& case_name, const st
     std::printf("case   %s%s, seed %llu\n", case_name.empty() ? "" : (case_name + ": ").c_str(), case_.describe().c_str(),
                 static_cast<unsigned long long>(options_.seed));
     std::printf("check  %s\n", check_text.c_str());
-    std::printf("time   median of %d runs after %d warm-up runs, %s\n", options_.reps, options_.warmup,
-                gpu ? "CUDA events" : "the host clock");
+    if (options_.reps > 0)
+        std::printf("time   median of %d runs after %d warm-up runs, %s; every run on inputs of its own\n", options_.reps,
+                    options_.warmup, gpu ? "CUDA events" : "the host clock");
+    else
+        std::printf("time   not timed (--reps 0)\n");
     for (const std::string& line : case_.notes()) std::printf("%s\n", line.c_str());
     if (lab_.yardsticks.size() > 1 && !options_.no_yardstick) {
         std::printf("%%      each part against its own yardstick:");
@@ -140,6 +143,10 @@ void RunReport::add(const PartRow& row, bool is_yardstick) {
                          {"message", row.message}, {"launches", row.launches}};
         if (row.timed) record["time_ms"] = format_fixed(row.median_ms, 6);
         if (!row.output_file.empty()) record["output"] = row.output_file;
+        if (!row.checked_runs.empty()) record["checked_runs"] = row.checked_runs;
+        if (row.floor_ms > 0) record["floor_ms"] = format_fixed(row.floor_ms, 6);
+        if (!row.host_cpus.empty()) record["host_cpus"] = row.host_cpus;
+        if (row.cpu_ms > 0) record["cpu_ms"] = format_fixed(row.cpu_ms, 3);
         results_->write(record);
     }
 }

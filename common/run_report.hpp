@@ -23,12 +23,16 @@ struct PartRow {
     std::string check;    // PASS, FAIL or unchecked when it ran; otherwise the status's name
     std::string message;  // why it failed, was refused, crashed ...
     std::string note;     // PartRun::note's text: shown at the end of the table's row only
-    std::string output_file;
+    std::string output_file;   // the checked run's output
+    std::string checked_runs;  // the timed runs whose outputs were kept too, by index: "17 9"
     bool timed = false;
     double median_ms = 0, q1_ms = 0, q3_ms = 0;
     std::string metric;     // PartRun::metric: "" for the lab's first
     double work = 0;        // in that metric's units
     std::string yardstick;  // PartRun::yardstick: "" for the lab's first
+    double floor_ms = 0;    // the part's work at the GPU's peak rate (0: no bound, or no GPU)
+    std::string host_cpus;  // a part timed on the host: the CPUs it was pinned to
+    double cpu_ms = 0;      // a part timed on the host: CPU time per timed run, every thread
 };
 
 // The lab's metric of that csv_name ("": its first); stops on a name the lab does not declare.

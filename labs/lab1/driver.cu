@@ -1,4 +1,5 @@
-// Lab 1 trusted driver: only what is about matrices. Seeded matrices A and B, the CPU
+// Lab 1 trusted driver: only what is about matrices. Seeded matrices A and B (drawn afresh
+// for every run, on the GPU), the CPU
 // reference of C = A B with its error bound (common/reference/matmul_reference.hpp), the
 // parts of matmul.cu (parts.hpp) and cuBLAS SGEMM as the yardstick. Options, checking,
 // timing, tables and result files are the shared driver core's (common/lab_main.hpp).
@@ -10,6 +11,7 @@
 #include "lab_main.hpp"
 #include "parts.hpp"
 #include "random_data.hpp"
+#include "random_fill.hpp"
 #include "reference/matmul_reference.hpp"
 #include "reference_hook.hpp"
 
@@ -23,7 +25,7 @@ public:
     MatmulCase(const ArgParser& args, const DriverOptions& options)
         : M_(int(args.integer("m", 1, max_side))), N_(int(args.integer("n", 1, max_side))),
           K_(int(args.integer("k", 1, max_side))), tile_(int(args.integer("tile", 1, 1 << 20))),
-          depth_(int(args.integer("depth", 1, 1024))), seed_(options.seed) {
+          depth_(int(args.integer("depth", 1, 1024))), seed_(options.seed), sample_seed_(options.sample_seed) {
         // The kernels index with int.
         for (auto [name, count] : {std::pair<const char*, long long>{"A (M x K)", 1ll * M_ * K_},
                                    {"B (K x N)", 1ll * K_ * N_}, {"C (M x N)", 1ll * M_ * N_}})
@@ -35,16 +37,16 @@ public:
     void setup(const GpuInfo*, cudaStream_t stream) override {
         stream_ = stream;
         require_device_memory((size_t(M_) * K_ + size_t(K_) * N_ + size_t(M_) * N_) * sizeof(float));
-        SeededRandom random(seed_);  // entries uniform in [-1, 1): A first, then B
-        A_.resize(size_t(M_) * K_);
-        B_.resize(size_t(K_) * N_);
-        for (float& a : A_) a = random.uniform(-1, 1);
-        for (float& b : B_) b = random.uniform(-1, 1);
-        dA_ = DeviceBuffer<float>(A_.size());
-        dB_ = DeviceBuffer<float>(B_.size());
+        dA_ = DeviceBuffer<float>(size_t(M_) * K_);
+        dB_ = DeviceBuffer<float>(size_t(K_) * N_);
         dC_ = DeviceBuffer<float>(size_t(M_) * N_);
-        dA_.upload(A_);
-        dB_.upload(B_);
+    }
+
+    // Entries uniform in [-1, 1), drawn on the GPU: A first, then B.
+    void load_inputs(const std::string&, uint64_t index, cudaStream_t stream) override {
+        uint64_t seed = input_seed(seed_, index);
+        fill_uniform(dA_.get(), dA_.count(), seed, 0, -1, 1, stream);
+        fill_uniform(dB_.get(), dB_.count(), seed, dA_.count(), -1, 1, stream);
     }
 
     std::string describe() const override {
@@ -87,10 +89,15 @@ public:
     }
 
     bool full_reference_is_cheap() const override { return double(M_) * N_ * K_ <= full_check_macs; }
-    Reference reference(const std::string&, bool full) override {
+    Reference reference(const std::string&, uint64_t index, bool full) override {
+        // The same entries on the host, as SeededRandom draws them.
+        SeededRandom random(input_seed(seed_, index));
+        std::vector<float> A(size_t(M_) * K_), B(size_t(K_) * N_);
+        for (float& a : A) a = random.uniform(-1, 1);
+        for (float& b : B) b = random.uniform(-1, 1);
         Reference r;
-        MatmulReference m = ReferenceHook<MatmulReferenceFunction>::get()(A_.data(), B_.data(), M_, N_, K_, full, seed_,
-                                                                            r.positions);
+        MatmulReference m = ReferenceHook<MatmulReferenceFunction>::get()(A.data(), B.data(), M_, N_, K_, full,
+                                                                            sample_seed_, r.positions);
         r.how = full ? "every element"
                      : std::to_string(r.positions.size()) + " elements (first and last rows and columns, and a random sample)";
         r.value = std::move(m.value);
@@ -108,9 +115,8 @@ private:
     MatmulProblem problem() { return MatmulProblem{dA_.get(), dB_.get(), dC_.get(), M_, N_, K_}; }
 
     int M_, N_, K_, tile_, depth_;
-    uint64_t seed_;
+    uint64_t seed_, sample_seed_;
     cudaStream_t stream_ = nullptr;
-    std::vector<float> A_, B_;
     DeviceBuffer<float> dA_, dB_, dC_;
     std::unique_ptr<CublasHandle> cublas_;
 };

@@ -1,34 +1,47 @@
 // The per-part loop of the shared driver core, without a GPU: a host-timed lab whose part
 // reduces its input in place (as lab 5's rungs do), run through run_lab on a clock the test
-// controls. Restoring the input before every run keeps every run right and is never timed; a
-// yardstick the case leaves without a way to run is left out; a part's note reaches its row.
+// controls. Every run gets inputs of its own, loaded outside the timed region; two timed runs
+// chosen at random keep their outputs, which are checked and written for the grader, so a part
+// that keeps its first result fails; a yardstick the case leaves without a way to run is left
+// out; a part's note reaches its row.
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "catch.hpp"
+#include "exit_codes.hpp"
 #include "lab_main.hpp"
 #include "result_files.hpp"
 
 namespace {
 
-double fake_now_ms = 0;  // the lab's clock: restoring adds 1000 ms, the part 2 ms, the yardstick 4 ms
+double fake_now_ms = 0;  // the lab's clock: loading inputs adds 1000 ms, the part 2 ms, the yardstick 4 ms
 
 struct Counts {
-    int restores = 0, part_runs = 0, runs_on_fresh_input = 0;
+    int loads = 0, part_runs = 0, runs_on_fresh_input = 0;
+    std::vector<uint64_t> indices;  // the inputs each load put in place, in order
 };
 Counts counts;
+bool keep_first_result = false;  // the part computes once and hands its first sum in ever after
+
+// Run `index`'s four values: 1 2 3 4, shifted by the index.
+std::vector<double> inputs_of(uint64_t index) {
+    double shift = double(index);
+    return {1 + shift, 2 + shift, 3 + shift, 4 + shift};
+}
 
 class InPlaceCase : public LabCase {
 public:
-    void setup(const GpuInfo*, cudaStream_t) override { x_ = pristine_; }
+    void setup(const GpuInfo*, cudaStream_t) override {}
     std::string describe() const override { return "four values summed in place"; }
     std::vector<std::pair<std::string, std::string>> settings() const override { return {{"n", "4"}}; }
     double work() const override { return 4; }
@@ -39,10 +52,15 @@ public:
         run.output = "sum";
         run.run = [this](Launcher& launch) {
             ++counts.part_runs;
-            if (x_ == pristine_) ++counts.runs_on_fresh_input;
-            for (size_t stride = x_.size() / 2; stride > 0; stride /= 2)  // in place, as the seed's kernels
-                for (size_t i = 0; i < stride; ++i) x_[i] += x_[i + stride];
-            sum_ = x_[0];
+            if (x_ == inputs_of(loaded_)) ++counts.runs_on_fresh_input;
+            if (keep_first_result && kept_) {
+                sum_ = *kept_;
+            } else {
+                for (size_t stride = x_.size() / 2; stride > 0; stride /= 2)  // in place, as the seed's kernels
+                    for (size_t i = 0; i < stride; ++i) x_[i] += x_[i + stride];
+                sum_ = x_[0];
+                kept_ = sum_;
+            }
             fake_now_ms += 2;
             launch.note_host_work();
         };
@@ -62,22 +80,24 @@ public:
         run.host_timed = true;
         run.output = "sum";
         run.run = [this](Launcher&) {
-            sum_ = pristine_[0] + pristine_[1] + pristine_[2] + pristine_[3];
+            sum_ = x_[0] + x_[1] + x_[2] + x_[3];
             fake_now_ms += 4;
         };
         return run;
     }
 
     void poison(const std::string&, cudaStream_t) override { sum_ = std::numeric_limits<double>::quiet_NaN(); }
-    void restore_inputs(cudaStream_t) override {
-        x_ = pristine_;
-        ++counts.restores;
+    void load_inputs(const std::string&, uint64_t index, cudaStream_t) override {
+        x_ = inputs_of(index);
+        loaded_ = index;
+        ++counts.loads;
+        counts.indices.push_back(index);
         fake_now_ms += 1000;
     }
     OutputArray download(const std::string&) override { return OutputArray{DType::f64, {sum_}, {}}; }
-    Reference reference(const std::string&, bool) override {
+    Reference reference(const std::string&, uint64_t index, bool) override {
         Reference r;
-        r.value = {10};
+        r.value = {10 + 4 * double(index)};
         r.bound = {0};
         r.how = "the sum";
         r.bound_name = "0 (exact)";
@@ -85,9 +105,10 @@ public:
     }
 
 private:
-    const std::vector<double> pristine_ = {1, 2, 3, 4};
     std::vector<double> x_;
+    uint64_t loaded_ = 0;
     double sum_ = 0;
+    std::optional<double> kept_;
 };
 
 LabInfo in_place_lab() {
@@ -129,31 +150,48 @@ int run_captured(std::vector<std::string> args, std::string& printed) {
 
 }  // namespace
 
-TEST_CASE("inputs are restored before every run, outside the timed region", "[part-loop]") {
+// The part's record in results.tsv.
+Record part_record(const std::string& folder) {
+    for (const Record& r : read_results(folder + "/results.tsv"))
+        if (r.count("record") && r.at("record") == "part") return r;
+    FAIL("no part record in " << folder);
+    return {};
+}
+
+TEST_CASE("every run gets inputs of its own, loaded outside the timed region", "[part-loop]") {
     char folder[] = "/tmp/part-loop-out-XXXXXX";
     REQUIRE(mkdtemp(folder));
     counts = Counts{};
+    keep_first_result = false;
     std::string printed;
     int status = run_captured({"--reps", "5", "--warmup", "2", "--out", folder}, printed);
     INFO(printed);
     CHECK(status == 0);
-    // The part: its checked run, 2 warm-ups and 5 timed runs, each after a restore; the kept
-    // yardstick as many again.
+    // The part: its checked run (index 0), 2 warm-ups (1, 2) and 5 timed runs (3 to 7), each
+    // after loading its own inputs; the kept yardstick as many again.
     CHECK(counts.part_runs == 8);
     CHECK(counts.runs_on_fresh_input == 8);
-    CHECK(counts.restores == 16);
+    CHECK(counts.loads == 16);
+    CHECK(counts.indices == std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7});
 
-    std::vector<Record> records = read_results(std::string(folder) + "/results.tsv");
-    bool found = false;
-    for (const Record& r : records)
-        if (r.count("record") && r.at("record") == "part") {
-            found = true;
-            CHECK(r.at("part") == "inplace");
-            CHECK(r.at("status") == "ran");
-            CHECK(std::stod(r.at("time_ms")) == Approx(2.0));  // the 1000 ms of each restore are not in it
-            CHECK(r.at("message").empty());                     // the note is for the screen only
-        }
-    CHECK(found);
+    Record r = part_record(folder);
+    CHECK(r.at("part") == "inplace");
+    CHECK(r.at("status") == "ran");
+    CHECK(std::stod(r.at("time_ms")) == Approx(2.0));  // the 1000 ms of each load are not in it
+    CHECK(r.at("message").empty());                     // the note is for the screen only
+    // Two distinct timed runs kept their outputs, each the sum of that run's own inputs.
+    std::istringstream runs(r.at("checked_runs"));
+    std::vector<uint64_t> kept{std::istream_iterator<uint64_t>(runs), std::istream_iterator<uint64_t>()};
+    REQUIRE(kept.size() == 2);
+    CHECK(kept[0] != kept[1]);
+    for (uint64_t index : kept) {
+        CHECK(index >= 3);
+        CHECK(index <= 7);
+        OutputArray out = read_output_array(std::string(folder) + "/inplace.run" + std::to_string(index) + ".out");
+        CHECK(out.values.at(0) == 10 + 4 * double(index));
+    }
+    CHECK(read_output_array(std::string(folder) + "/inplace.out").values.at(0) == 10);  // the checked run's
+
     CHECK(printed.find("sum 10, 1 launch, median 2") != std::string::npos);
     CHECK(printed.find("\nkept ") != std::string::npos);
     CHECK(printed.find("\nleft-out") != std::string::npos);
@@ -161,10 +199,42 @@ TEST_CASE("inputs are restored before every run, outside the timed region", "[pa
     std::system(("rm -rf '" + std::string(folder) + "'").c_str());
 }
 
-TEST_CASE("without a restore an in-place part would see its own leftovers", "[part-loop]") {
-    // The control for the test above: the same part run twice on one input gives another sum.
+TEST_CASE("a part that hands in its first result again fails the check of a kept timed run", "[part-loop]") {
+    counts = Counts{};
+    keep_first_result = true;
+    std::string printed;
+    int status = run_captured({"--reps", "5", "--warmup", "2", "--part", "inplace"}, printed);
+    keep_first_result = false;
+    INFO(printed);
+    CHECK(status == exit_code::wrong_result);
+    CHECK(printed.find("the checked run was right, but timed run ") != std::string::npos);
+    CHECK(printed.find("(inputs of its own) is wrong") != std::string::npos);
+}
+
+TEST_CASE("--data-index N makes the checked run compute on run N's inputs, and --reps 0 times nothing", "[part-loop]") {
+    char folder[] = "/tmp/part-loop-out-XXXXXX";
+    REQUIRE(mkdtemp(folder));
+    counts = Counts{};
+    std::string printed;
+    CHECK(run_captured({"--reps", "0", "--data-index", "17", "--part", "inplace", "--write-bounds", "--out", folder},
+                       printed) == 0);
+    INFO(printed);
+    CHECK(counts.part_runs == 1);  // its checked run, nothing timed
+    CHECK(counts.indices == std::vector<uint64_t>{17, 17});  // the yardstick's, then the part's
+    Record r = part_record(folder);
+    CHECK(r.count("time_ms") == 0);
+    CHECK(r.count("checked_runs") == 0);
+    OutputArray out = read_output_array(std::string(folder) + "/inplace.out");
+    CHECK(out.values.at(0) == 10 + 4 * 17);
+    CHECK(out.bound.size() == 1);
+    std::system(("rm -rf '" + std::string(folder) + "'").c_str());
+}
+
+TEST_CASE("without fresh inputs an in-place part would see its own leftovers", "[part-loop]") {
+    // The control for the tests above: the same part run twice on one input gives another sum.
     InPlaceCase c;
     c.setup(nullptr, nullptr);
+    c.load_inputs("inplace", 0, nullptr);
     cudaDeviceProp none{};
     Launcher launch(none, nullptr);
     PartRun run = c.part("inplace");
