@@ -58,9 +58,21 @@ std::vector<std::string> LabPlan::part_names() const {
     return names;
 }
 
+double LabPlan::correctness_points(const PartPlan&) const {
+    double total = 0;
+    for (const CasePlan& c : cases) total += c.points;
+    return total;
+}
+
+double LabPlan::performance_points(const PartPlan& part) const {
+    double total = 0;
+    for (const CasePlan& c : cases) total += c.perf ? part.perf_points : 0;
+    return total;
+}
+
 double LabPlan::max_points() const {
     double total = 0;
-    for (const CasePlan& c : cases) total += c.points * parts.size() + (c.perf ? perf_points * parts.size() : 0);
+    for (const PartPlan& p : parts) total += correctness_points(p) + performance_points(p);
     return total;
 }
 
@@ -84,6 +96,10 @@ LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
                 reject(m, "part." + name + ".files names '" + f + "', which is not in student_files");
         part.forbidden = m.get_or("part." + name + ".forbidden", "");
         if (!part.forbidden.empty()) check_regex(m, "part." + name + ".forbidden", part.forbidden);
+        part.forbidden_ptx = m.get_or("part." + name + ".forbidden_ptx", "");
+        if (!part.forbidden_ptx.empty()) check_regex(m, "part." + name + ".forbidden_ptx", part.forbidden_ptx);
+        part.forbidden_reason = m.get_or("part." + name + ".forbidden.reason", "this is not allowed in part " + name);
+        part.hint = m.get_or("part." + name + ".perf.hint", "");
         plan.parts.push_back(part);
     }
     if (m.has("part_option"))
@@ -125,11 +141,19 @@ LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
     for (const std::string& name : perf_cases)
         if (!plan.find_case(name)) reject(m, "perf.cases names '" + name + "', which is not in 'cases'");
 
+    for (const std::string& name : m.list("speed_parts")) {
+        PartPlan* part = nullptr;
+        for (PartPlan& p : plan.parts) part = p.name == name ? &p : part;
+        if (!part) reject(m, "speed_parts names '" + name + "', which is not in 'parts'");
+        part->speed = true;
+    }
     if (!perf_cases.empty()) {
-        plan.perf_points = m.number("perf.points", 0);
-        if (plan.perf_points < 0) reject(m, "perf.points must not be negative");
+        double lab_points = m.number("perf.points", 0);
+        if (lab_points < 0) reject(m, "perf.points must not be negative");
         for (PartPlan& part : plan.parts) {
             std::string own = "part." + part.name + ".perf.";
+            part.perf_points = m.number(own + "points", lab_points);
+            if (part.perf_points < 0) reject(m, own + "points must not be negative");
             part.curve.full_ratio = m.number(own + "full_ratio", m.number("perf.full_ratio", 1));
             part.curve.zero_ratio = m.number(own + "zero_ratio", m.number("perf.zero_ratio", 1));
             if (!(part.curve.full_ratio >= 1 && part.curve.zero_ratio > part.curve.full_ratio))
@@ -137,6 +161,13 @@ LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
                               "* or perf.*)");
         }
     }
+    // A part whose lesson is speed is graded mostly on speed (issue: grades that measure the work).
+    for (const PartPlan& part : plan.parts)
+        if (part.speed && plan.performance_points(part) < plan.correctness_points(part))
+            reject(m, "part " + part.name + " is a speed part (speed_parts), so at least half of its points must be " +
+                          "performance points: it has " + std::to_string(plan.performance_points(part)) + " against " +
+                          std::to_string(plan.correctness_points(part)) + " for correctness (part." + part.name +
+                          ".perf.points)");
 
     plan.sanitize_case = m.get_or("sanitize.case", "");
     if (!plan.sanitize_case.empty()) {

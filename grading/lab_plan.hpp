@@ -28,7 +28,15 @@ struct PartPlan {
     std::string name;
     std::vector<std::string> files;  // student files the part lives in (default: all)
     std::string forbidden;           // part.<name>.forbidden, empty when none
+    // part.<name>.forbidden_ptx: a construct the part must not use, found in what the compiler
+    // made of the student's files (their PTX: `atom.global.max`, `ld.volatile`), whatever the
+    // source's spelling; empty when none.
+    std::string forbidden_ptx;
+    std::string forbidden_reason;    // part.<name>.forbidden.reason, else a generic sentence
     PerfCurve curve;                 // part.<name>.perf.*, else the lab's perf.*
+    double perf_points = 0;          // per performance case: part.<name>.perf.points, else perf.points
+    bool speed = false;              // listed in speed_parts: the part's lesson is speed
+    std::string hint;                // part.<name>.perf.hint: what a slow part should look at
 };
 
 struct LabPlan {
@@ -44,7 +52,6 @@ struct LabPlan {
     std::vector<std::string> run_args(const CasePlan& c) const;
     std::string forbidden, forbidden_reason;  // lab-wide; empty pattern when none
     std::vector<std::string> allowed_symbols;  // regexes the student objects may use beyond the base list
-    double perf_points = 0;
     std::string sanitize_case;  // empty when the lab has none
     std::vector<std::string> sanitize_tools;
     double sanitize_points = 0;
@@ -54,11 +61,15 @@ struct LabPlan {
     std::vector<std::string> part_names() const;
     // Correctness points plus performance points; sanitizer points are only ever taken away.
     double max_points() const;
+    // A part's points over every case: correctness, and performance.
+    double correctness_points(const PartPlan& part) const;
+    double performance_points(const PartPlan& part) const;
 };
 
 // Throws ManifestError, naming the manifest and the key, for anything the grader cannot use:
 // a missing key, a case without args or points, a bad visibility, an unknown part or case in
-// a list, a ratio curve that does not rise, a regular expression that does not compile.
+// a list, a ratio curve that does not rise, a regular expression that does not compile, a
+// speed part (speed_parts) whose performance points are fewer than its correctness points.
 LabPlan make_lab_plan(const Manifest& manifest, const std::string& lab);
 
 // A student file name must be a plain name: it is copied into a fresh work folder and looked

@@ -185,8 +185,8 @@ private:
         i.kind = "performance";
         i.part = part;
         i.case_name = c.name;
-        i.max = plan_.perf_points;
-        i.points = plan_.perf_points * fraction;
+        i.max = plan_.find_part(part)->perf_points;
+        i.points = i.max * fraction;
         i.passed = fraction > 0;
         i.hidden = c.hidden;
         i.message = why;
