@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cuda_check.hpp"
+#include "run_schedule.hpp"
 
 // Waits until `stream` is idle. Returns the stream's error, if any (a faulted kernel), or
 // cudaErrorTimeout if it is still busy after `limit_seconds`. After either, the process
@@ -25,15 +26,6 @@ std::string explain_kernel_failure(cudaError_t err, double limit_seconds);
 struct GpuTiming {
     std::vector<double> ms;  // one entry per timed repetition
     cudaError_t error = cudaSuccess;
-};
-
-// The runs of a part after its checked run: the warm-ups, then the timed repetitions. Each has
-// an index of its own, and computes on the inputs of that index (LabCase::load_inputs): 1 to
-// warmup for the warm-ups, warmup + 1 to warmup + reps for the timed ones.
-struct RunSchedule {
-    int warmup = 0, reps = 0;
-    uint64_t warmup_index(int i) const { return 1 + uint64_t(i); }
-    uint64_t timed_index(int r) const { return 1 + uint64_t(warmup) + uint64_t(r); }
 };
 
 // `prepare(index)` puts what must precede run `index` but not be timed (its inputs, its poisoned

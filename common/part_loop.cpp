@@ -195,14 +195,12 @@ private:
         kept_.clear();
         if (schedule_.reps > 0) {
             std::vector<double> times;
-            double cpu_before = process_cpu_seconds();
             try {
                 times = time_part(row, name, part);
             } catch (const std::exception& error) {
                 return finish(row, PartStatus::error, std::string("the part threw an exception when run again: ") + error.what(),
                               is_yardstick);
             }
-            if (part.host_timed) row.cpu_ms = (process_cpu_seconds() - cpu_before) * 1e3 / schedule_.reps;
             launcher_.forget_launches();
             row.timed = true;
             row.median_ms = median(times);
@@ -323,16 +321,19 @@ private:
             wait_for_device(row);
         }
         std::vector<double> ms;
+        double cpu_seconds = 0;  // over the timed runs alone: what the part's threads used
         for (int i = 0; i < schedule_.reps; ++i) {
             uint64_t index = schedule_.timed_index(i);
             prepare_run(index);
             wait_for_device(row);
-            double start = clock_();
+            double cpu_start = process_cpu_seconds(), start = clock_();
             run_once();
             wait_for_device(row);
             ms.push_back(clock_() - start);
+            cpu_seconds += process_cpu_seconds() - cpu_start;
             if (std::find(checked_runs_.begin(), checked_runs_.end(), index) != checked_runs_.end()) keep(index);
         }
+        if (part.host_timed && schedule_.reps > 0) row.cpu_ms = cpu_seconds * 1e3 / schedule_.reps;
         return ms;
     }
 

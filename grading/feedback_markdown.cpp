@@ -71,7 +71,7 @@ void write_correctness(std::ostringstream& md, const LabScore& lab, const LabPla
                 line += outcome == "failed" ? "failed (a hidden case: no details are given)." : markdown_inline(outcome) + ".";
             } else {
                 line += markdown_inline(item->message) + ". Rerun it: `make " + plan.lab + " ARGS=\"" +
-                        join(c.args, " ") + " --part " + part + "\"`";
+                        join(plan.student_args(c), " ") + " --part " + part + "\"`";
                 if (!item->detail.empty()) line += "\n\n" + markdown_block(item->detail);
             }
             failures.push_back(line);
@@ -80,9 +80,10 @@ void write_correctness(std::ostringstream& md, const LabScore& lab, const LabPla
     }
     md << "\n";
     if (!failures.empty() && lab.state == "graded") md << "What went wrong:\n\n" << join(failures, "\n") << "\n\n";
-    md << "Public cases run with these arguments:\n\n";
+    md << "Public cases run with these arguments" << (plan.grading_seed ? " (the seed this grading drew for each)" : "")
+       << ":\n\n";
     for (const CasePlan& c : plan.cases)
-        if (!c.hidden) md << "- `" << c.name << "`: `" << join(c.args, " ") << "`\n";
+        if (!c.hidden) md << "- `" << c.name << "`: `" << join(plan.student_args(c), " ") << "`\n";
     md << "\n";
 }
 
@@ -106,6 +107,14 @@ void write_performance(std::ostringstream& md, const LabScore& lab, const LabPla
             else
                 md << "| " << p.name << " | - | - | - | " << curve << " | " << points << " ("
                    << markdown_inline(item->message) << ") |\n";
+        }
+        md << "\n";
+        // A slow part is told what the rung expects and what would show its absence.
+        for (const PartPlan& p : plan.parts) {
+            const ScoreItem* item = find_item(lab, "performance", c.name, p.name);
+            if (!item || c.hidden || p.hint.empty() || item->ratio <= 0 || item->points >= item->max) continue;
+            md << "- **" << p.name << "** is slower than the curve's full points (" << pts(item->ratio)
+               << "x the reference): " << markdown_inline(p.hint) << "\n";
         }
         md << "\n";
     }

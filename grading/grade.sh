@@ -171,6 +171,24 @@ build_tools() {
     [[ -z $SANITIZER && -x ${NVCC%/*}/compute-sanitizer ]] && SANITIZER=${NVCC%/*}/compute-sanitizer
 }
 
+# The grading run's secrets, drawn when it starts and kept in the private folder for --resume
+# and for a Slurm job array's tasks: GRADING_SEED, from which every graded case's seed is
+# derived (no graded input can be known before grading starts), and SAMPLE_SEED, the positions
+# at which the reference outputs of students' checked timed runs are compared (never passed to
+# a student's process).
+draw_secret() {
+    local file=$PRIVATE/$1
+    if [[ ! -s $file ]]; then
+        (set -o noclobber && od -An -N8 -tu8 /dev/urandom | awk '{ printf "%d\n", $1 % 4611686018427387903 + 1 }' >"$file") 2>/dev/null
+    fi
+    [[ $(<"$file") =~ ^[1-9][0-9]*$ ]] || die "cannot keep the grading run's $1 in $file"
+    cat -- "$file"
+}
+load_secrets() {
+    GRADING_SEED=$(draw_secret grading-seed) || exit 1
+    SAMPLE_SEED=$(draw_secret sample-seed) || exit 1
+}
+
 # Every lab's plan, from its manifest through `grader plan` (which checks the manifest).
 declare -A LAB_FILES=() LAB_PARTS=() LAB_CASES=() LAB_PUBLIC_CASES=() LAB_HIDDEN_CASES=() LAB_PERF_CASES=() CASE_ARGS=() CASE_LIMIT=()
 declare -A SANITIZE_CASE=() SANITIZE_TOOLS=() SHARED_FILE_NAMES=() LAB_TITLE=() REFERENCE_DIR=()
@@ -185,7 +203,8 @@ load_lab_plans() {
     ((${#LABS[@]})) || usage_error "no lab to grade"
     for lab in "${LABS[@]}"; do
         [[ $lab =~ ^[A-Za-z0-9._-]+$ && -f $REPO/labs/$lab/manifest ]] || usage_error "no lab '$lab' (labs/$lab/manifest)"
-        plan=$("$GRADER" plan --manifests "$REPO/labs" --lab "$lab" 2>&1) || die "labs/$lab/manifest: $plan" 2
+        plan=$("$GRADER" plan --manifests "$REPO/labs" --lab "$lab" --grading-seed "$GRADING_SEED" 2>&1) ||
+            die "labs/$lab/manifest: $plan" 2
         LAB_CASES[$lab]="" LAB_PUBLIC_CASES[$lab]="" LAB_HIDDEN_CASES[$lab]="" SANITIZE_CASE[$lab]=""
         while IFS=$'\t' read -r kind a b c d _; do
             case $kind in
@@ -373,6 +392,8 @@ run_on_gpus() {
         phase_begin "runs $round: ${ROUND_NAMES[$round]}"
         progress_round "$round" "${#RUN_ITEMS[@]}"
         run_pool "${workers[$((round - 1))]}" "${rounds[$((round - 1))]}" "${RUN_ITEMS[@]}"
+        # The reference timed once more after the students the round timed (runs.sh).
+        ((round == 2)) && final_reference_timings
         phase_end "runs $round: ${ROUND_NAMES[$round]}"
     done
     progress_end
@@ -384,6 +405,10 @@ run_on_gpus() {
 score_student_lab() {
     local id=$1 lab=$2 dir=$OUT/students/$1/$2 gpu state
     gpu=$(cat "$dir/gpu.txt" 2>/dev/null || echo none)
+    # The reference outputs of the timed runs its driver kept, on the GPU of its runs.
+    if [[ -n ${REFERENCE_DIR[$lab]-} ]]; then
+        make_checked_run_references "$lab" "$dir" "$([[ $gpu == none ]] && echo "${GPU_IDS[0]:-0}" || echo "$gpu")" || return 1
+    fi
     "$GRADER" score --manifests "$REPO/labs" --lab "$lab" --dir "$dir" \
         --reference "${REFERENCE_DIR[$lab]:-$PRIVATE/reference/none}" \
         --timing "$PRIVATE/timing/$RUN_ID/$lab/gpu$gpu" >>"$LOG_FILE" 2>&1 || return 1
@@ -410,6 +435,7 @@ score_and_report() {
                 die "scoring $id $lab failed (see $LOG_FILE); fix the cause and run again with --resume"
         done
         "$GRADER" report --student "$id" --dir "$OUT/students/$id" --labs "${LABS[*]}" --manifests "$REPO/labs" \
+            --grading-seed "$GRADING_SEED" \
             --when "$when" --gpu "$gpu_text" --isolation "$ISOLATION_TEXT" || die "cannot write the reports of $id"
     done
 }
@@ -448,6 +474,7 @@ main() {
     local started=$EPOCHREALTIME
     say "Grading $SUBMISSIONS into $OUT$([[ $SLURM == task ]] && echo " (task $TASK_INDEX of $TASK_COUNT)")"
     build_tools
+    load_secrets
     load_lab_plans
     if [[ $SLURM == collect ]]; then
         collect_class

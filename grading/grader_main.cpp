@@ -1,7 +1,7 @@
 // grading/bin: the C++ half of the grader (grading/README.md). grading/grade.sh runs the
 // builds and the sandboxed cases; this tool decides and reports:
-//   plan, unrecorded, stopped, scan-includes, scan-forbidden, check-reference, check, score,
-//   report, gradebook, gpus.
+//   plan, unrecorded, stopped, scan-includes, scan-build, scan-symbols, scan-forbidden, headers,
+//   check-reference, checked-runs, check, score, report, gradebook, similarity, gpus.
 // Every command reads the lab's manifest through common/manifest.cpp.
 #include <dirent.h>
 #include <sys/stat.h>
@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "args.hpp"
@@ -66,12 +67,19 @@ LabPlan load_plan(const std::string& manifest, const std::string& lab) {
 void lab_options(ArgParser& args) {
     args.option("lab", "LAB", "", "the lab (a folder of --manifests)");
     args.option("manifests", "DIR", "labs", "where the labs' folders are");
+    args.option("grading-seed", "S", "0", "the grading run's seed, from which every graded case's seed is derived (0: none)");
+}
+
+unsigned long long grading_seed_of(const ArgParser& args) {
+    return static_cast<unsigned long long>(args.integer("grading-seed", 0, 1ll << 62));
 }
 
 LabPlan plan_from(const ArgParser& args) {
     std::string lab = args.text("lab");
     if (lab.empty()) fail(exit_code::bad_usage, "--lab is required");
-    return load_plan(args.text("manifests") + "/" + lab + "/manifest", lab);
+    LabPlan plan = load_plan(args.text("manifests") + "/" + lab + "/manifest", lab);
+    plan.grading_seed = grading_seed_of(args);
+    return plan;
 }
 
 std::string quoted_words(const std::vector<std::string>& words) {
@@ -216,19 +224,80 @@ int cmd_scan_forbidden(int argc, char** argv) {
     args.option("sources", "DIR", "", "the folder holding the student files");
     args.option("symbols", "DIR", "", "a folder holding <file>.nmp, the `nm -P` output of each file's object");
     args.option("out", "FILE", "", "the forbidden.tsv to write");
+    args.option("compiled", "DIR", "",
+                "the build folder: pre/labs/LAB/<file>.ii (preprocessed) and ptx/labs/LAB/<file>.ptx of each student file");
+    args.option("starter-headers", "FILE", "", "the headers the pristine starter files include, one a line");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
     std::map<std::string, std::vector<std::string>> symbols;
     if (!args.text("symbols").empty())
         for (const std::string& file : plan.student_files)
             for (const ObjectSymbol& s : student_symbols(args.text("symbols"), file)) symbols[file].push_back(demangle(s.name));
-    std::vector<ForbiddenMatch> found = find_forbidden(plan, read_sources(plan, args.text("sources")), symbols);
+    std::map<std::string, CompiledFile> compiled;
+    if (!args.text("compiled").empty())
+        for (const std::string& file : plan.student_files) {
+            std::string pre = args.text("compiled") + "/pre/labs/" + plan.lab + "/" + file + ".ii";
+            std::string ptx = args.text("compiled") + "/ptx/labs/" + plan.lab + "/" + file + ".ptx";
+            if (!exists(pre)) fail(exit_code::io_error, "missing preprocessed file " + pre);
+            compiled[file] = CompiledFile{included_headers(read_file(pre, 256 << 20)), read_file(ptx, 256 << 20)};
+        }
+    std::set<std::string> starter_headers;
+    std::istringstream starter(read_file(args.text("starter-headers"), 16 << 20));
+    for (std::string line; std::getline(starter, line);)
+        if (!line.empty()) starter_headers.insert(line);
+    std::vector<ForbiddenMatch> found =
+        find_forbidden(plan, read_sources(plan, args.text("sources")), symbols, compiled, starter_headers);
     if (args.text("out").empty()) fail(exit_code::bad_usage, "--out is required");
     write_forbidden(args.text("out"), found);
     for (const ForbiddenMatch& m : found) std::printf("%s: %s\n", m.where.c_str(), m.text.c_str());
     // 1 when a match zeroes every part: the lab scores zero whatever else is found.
     for (const ForbiddenMatch& m : found)
         if (m.part == "*") return 1;
+    return 0;
+}
+
+// The timed runs whose reference outputs a student's evidence needs before it can be scored:
+// every checked timed run a part's record names that is one of its case's timed runs, and
+// whose reference (<reference>/<case>/run<index>/) is not there yet. grade.sh makes them with
+// the reference solution (--data-index) and then scores.
+int cmd_checked_runs(int argc, char** argv) {
+    ArgParser args("grader checked-runs", "Prints CASE<TAB>INDEX for each checked timed run whose reference output is missing.");
+    lab_options(args);
+    args.option("dir", "DIR", "", "the student's folder for this lab");
+    args.option("reference", "DIR", "", "the reference outputs, a folder per case");
+    args.parse(argc, argv);
+    LabPlan plan = plan_from(args);
+    std::set<std::pair<std::string, unsigned long long>> needed;
+    for (const CasePlan& c : plan.cases) {
+        LabPlan::TimedRuns timed = plan.timed_runs(c);
+        std::string runs = args.text("dir") + "/runs/" + c.name;
+        DIR* folder = opendir(runs.c_str());
+        if (!folder) continue;
+        while (dirent* entry = readdir(folder)) {
+            std::string name = entry->d_name;
+            if (name == "." || name == "..") continue;
+            RunEvidence run = read_run(runs + "/" + name, plan.part_names());
+            for (const auto& [part, record] : run.parts)
+                for (unsigned long long index : record.checked_runs)
+                    if (timed.contains(index) &&
+                        !exists(args.text("reference") + "/" + c.name + "/run" + std::to_string(index) + "/out/results.tsv"))
+                        needed.insert({c.name, index});
+        }
+        closedir(folder);
+    }
+    for (const auto& [case_name, index] : needed) std::printf("%s\t%llu\n", case_name.c_str(), index);
+    return 0;
+}
+
+// The headers a preprocessed file included, one a line (grade.sh: what the starter includes).
+int cmd_headers(int argc, char** argv) {
+    ArgParser args("grader headers", "Prints the headers a preprocessed translation unit included, one a line.");
+    args.option("preprocessed", "FILES", "", "preprocessed files (.ii), blank-separated");
+    args.parse(argc, argv);
+    for (const std::string& file : split_words(args.text("preprocessed"))) {
+        if (!exists(file)) fail(exit_code::io_error, "missing preprocessed file " + file);
+        for (const std::string& header : included_headers(read_file(file, 256 << 20))) std::printf("%s\n", header.c_str());
+    }
     return 0;
 }
 
@@ -313,9 +382,11 @@ int cmd_report(int argc, char** argv) {
     args.option("when", "TEXT", "", "when the grading ran");
     args.option("gpu", "TEXT", "", "the GPU the cases ran on");
     args.option("isolation", "TEXT", "", "the sandbox used");
+    args.option("grading-seed", "S", "0", "the grading run's seed (the feedback's commands rerun the graded data)");
     args.parse(argc, argv);
     std::vector<std::string> labs = split_words(args.text("labs"));
     std::map<std::string, LabPlan> plans = load_plans(args.text("manifests"), labs);
+    for (auto& [lab, plan] : plans) plan.grading_seed = grading_seed_of(args);
     StudentReport report = load_report(args.text("student"), args.text("dir"), labs, plans);
     RunDescription run{args.text("when"), args.text("gpu"), args.text("isolation")};
     write_file(args.text("dir") + "/feedback.md", feedback_markdown(report, plans, run));
@@ -416,7 +487,8 @@ const std::map<std::string, Command>& commands() {
     static const std::map<std::string, Command> table = {
         {"plan", cmd_plan},     {"unrecorded", cmd_unrecorded}, {"stopped", cmd_stopped},
         {"scan-includes", cmd_scan_includes}, {"scan-build", cmd_scan_build}, {"scan-symbols", cmd_scan_symbols},
-        {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference},
+        {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
+        {"headers", cmd_headers},
         {"check", cmd_check},   {"score", cmd_score},           {"report", cmd_report},
         {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"similarity", cmd_similarity}};
     return table;

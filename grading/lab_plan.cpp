@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <regex>
+
+#include "driver_options.hpp"
+#include "run_schedule.hpp"
+#include "random_data.hpp"
 
 namespace {
 
@@ -182,12 +187,40 @@ LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
     return plan;
 }
 
+std::vector<std::string> LabPlan::student_args(const CasePlan& c) const {
+    std::vector<std::string> words = c.args;
+    if (grading_seed == 0) return words;
+    // The case's own seed (the last --seed its arguments give, else the driver's default, 1),
+    // mixed with the grading seed; below 2^62, the driver's limit.
+    unsigned long long own = 1;
+    for (size_t i = 0; i + 1 < c.args.size(); ++i)
+        if (c.args[i] == "--seed") own = std::strtoull(c.args[i + 1].c_str(), nullptr, 10);
+    unsigned long long graded = splitmix_at(grading_seed, own) >> 2;
+    words.insert(words.end(), {"--seed", std::to_string(graded)});
+    return words;
+}
+
 std::vector<std::string> LabPlan::run_args(const CasePlan& c) const {
     // The lab's grading arguments first: where a case names the same option (lab 7's case
     // threads1 runs on one thread where every other run uses four), the driver keeps the last.
     std::vector<std::string> words = grading_args;
-    words.insert(words.end(), c.args.begin(), c.args.end());
+    std::vector<std::string> own = student_args(c);
+    words.insert(words.end(), own.begin(), own.end());
     // A case that earns no performance points needs no timing: one run, no warm-up.
     if (!c.perf) words.insert(words.end(), {"--reps", "1", "--warmup", "0"});
     return words;
+}
+
+LabPlan::TimedRuns LabPlan::timed_runs(const CasePlan& c) const {
+    long long reps = driver_defaults::reps, warmup = driver_defaults::warmup;
+    std::vector<std::string> words = run_args(c);
+    for (size_t i = 0; i < words.size(); ++i) {
+        for (auto [name, value] : {std::pair<const char*, long long*>{"--reps", &reps}, {"--warmup", &warmup}}) {
+            std::string option = name;
+            if (words[i] == option && i + 1 < words.size()) *value = std::atoll(words[i + 1].c_str());
+            if (words[i].rfind(option + "=", 0) == 0) *value = std::atoll(words[i].c_str() + option.size() + 1);
+        }
+    }
+    RunSchedule schedule{int(warmup), int(reps)};
+    return {schedule.timed_index(0), (unsigned long long)(reps > 0 ? reps : 0)};
 }

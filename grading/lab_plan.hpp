@@ -44,12 +44,26 @@ struct LabPlan {
     std::vector<std::string> student_files;
     std::vector<PartPlan> parts;
     std::vector<CasePlan> cases;
-    // Driver arguments every graded run adds after the case's (grading.args): how the grader
+    // Driver arguments every graded run adds before the case's (grading.args): how the grader
     // runs the driver, not part of the case a student reruns, so feedback leaves them out.
     std::vector<std::string> grading_args;
-    // The case's arguments, then grading.args, then, for a case without performance points,
+    // Drawn when a grading run starts (grade.sh keeps it in its private folder, for --resume);
+    // 0 outside a grading run. Every graded case then runs on a seed derived from it and the
+    // case's own, so no graded input can be known before grading begins (a public case's
+    // manifest seed is an example a student can rerun, not the data that is graded).
+    unsigned long long grading_seed = 0;
+    // The case's arguments as a student reruns it: with the graded seed, when there is one.
+    std::vector<std::string> student_args(const CasePlan& c) const;
+    // grading.args, then student_args, then, for a case without performance points,
     // --reps 1 --warmup 0 (its times are not used).
     std::vector<std::string> run_args(const CasePlan& c) const;
+    // The timed runs of a graded case, by run index (common/gpu_timer.hpp, RunSchedule): the
+    // driver keeps the outputs of two of them, chosen at random, for the checker.
+    struct TimedRuns {
+        unsigned long long first = 0, count = 0;
+        bool contains(unsigned long long index) const { return index >= first && index < first + count; }
+    };
+    TimedRuns timed_runs(const CasePlan& c) const;
     std::string forbidden, forbidden_reason;  // lab-wide; empty pattern when none
     std::vector<std::string> allowed_symbols;  // regexes the student objects may use beyond the base list
     std::string sanitize_case;  // empty when the lab has none

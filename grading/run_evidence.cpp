@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 
 #include "lab_plan.hpp"
 #include "result_files.hpp"
@@ -111,6 +112,18 @@ RunEvidence read_run(const std::string& dir, const std::vector<std::string>& par
         }
         double ms = parse_number(field(r, "time_ms"));
         p.time_ms = std::isfinite(ms) && ms > 0 ? ms : 0;
+        std::istringstream runs(field(r, "checked_runs"));
+        for (std::string word; runs >> word;) {
+            bool digits = !word.empty() && word.size() <= 12 &&
+                          std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (digits) p.checked_runs.push_back(std::stoull(word));
+            else p.checked_runs_malformed = true;
+        }
+        double floor = parse_number(field(r, "floor_ms"));
+        p.floor_ms = std::isfinite(floor) && floor > 0 ? floor : 0;
+        double cpu = parse_number(field(r, "cpu_ms"));
+        p.cpu_ms = std::isfinite(cpu) && cpu > 0 ? cpu : 0;
+        p.host_cpus = clean_line(field(r, "host_cpus"), 120);
         run.parts[part] = p;
     }
     for (const std::string& part : duplicated) {
@@ -121,6 +134,10 @@ RunEvidence read_run(const std::string& dir, const std::vector<std::string>& par
 }
 
 std::string batch_folder(int n) { return "batch-" + std::to_string(n); }
+
+std::string checked_run_file(const std::string& part, unsigned long long index) {
+    return part + ".run" + std::to_string(index) + ".out";
+}
 
 std::vector<std::string> unrecorded_parts(const RunEvidence& run, const std::vector<std::string>& part_names) {
     std::vector<std::string> missing;

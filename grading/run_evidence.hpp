@@ -29,9 +29,19 @@ SandboxOutcome read_sandbox_outcome(const std::string& path);
 struct PartRecord {
     PartStatus status = PartStatus::error;
     std::string message;  // cleaned for display
-    std::string output;   // a plain file name in the run folder, or empty
+    std::string output;   // the checked run's output: a plain file name in the run folder, or empty
     double time_ms = 0;   // 0 when absent or invalid
+    // The timed runs whose outputs the driver kept, by run index (their files are
+    // <part>.run<index>.out): whole numbers as written, not yet checked against the case's runs.
+    std::vector<unsigned long long> checked_runs;
+    bool checked_runs_malformed = false;  // the field held something else than run indices
+    double floor_ms = 0;  // the part's work at the GPU's peak rate; only the reference run's is believed
+    double cpu_ms = 0;    // a part timed on the host: CPU time per timed run
+    std::string host_cpus;  // and the CPUs it was pinned to (cleaned)
 };
+
+// The file of a checked timed run's output: "tiled.run17.out".
+std::string checked_run_file(const std::string& part, unsigned long long index);
 
 struct RunEvidence {
     std::string dir;         // sandbox.tsv, stdout.txt, stderr.txt (trusted: written by the grader)

@@ -10,6 +10,7 @@
 #   --nproc N      processes and threads it may add            (RLIMIT_NPROC)
 #   --fsize BYTES  largest file it may write, stdout included  (RLIMIT_FSIZE)
 #   --nofile N     open files                                  (RLIMIT_NOFILE)
+#   --cpus LIST    the CPUs it may run on (taskset -c: "0-3", "4,5"); its threads inherit them
 # No address-space limit (RLIMIT_AS): CUDA reserves huge virtual ranges and fails under one.
 # Instead the command is the OOM killer's first choice (oom_score_adj 1000).
 #
@@ -38,7 +39,7 @@ die_usage() { echo "sandbox.sh: $1 (see --help)" >&2; exit 2; }
 
 isolation="" box="" status_file="" stdout_file=/dev/null stderr_file=/dev/null
 wall=60 cpu="" nproc=128 fsize=$((64 << 20)) nofile=1024 uid="" gpu=no namespaces=no
-hide=() extra_env=()
+hide=() extra_env=() cpus=""
 while (($#)); do
     case $1 in
         --help) usage; exit 0 ;;
@@ -57,6 +58,7 @@ while (($#)); do
         --namespaces) namespaces=yes; shift ;;
         --hide) hide+=("${2-}"); shift 2 ;;
         --env) extra_env+=("${2-}"); shift 2 ;;
+        --cpus) cpus=${2-}; shift 2 ;;
         --) shift; break ;;
         *) die_usage "unknown option '$1'" ;;
     esac
@@ -68,6 +70,7 @@ done
 for number in "$wall" "$nproc" "$fsize" "$nofile" ${cpu:+"$cpu"} ${uid:+"$uid"}; do
     [[ $number =~ ^[0-9]+$ ]] || die_usage "'$number' is not a whole number"
 done
+[[ -z $cpus || $cpus =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]] || die_usage "--cpus must be a CPU list like 0-3 or 4,5, not '$cpus'"
 [[ -z $uid || $EUID == 0 ]] || die_usage "--uid needs root"
 [[ $namespaces == no || $EUID == 0 ]] || die_usage "--namespaces needs root"
 box=$(realpath -e "$box")
@@ -134,6 +137,10 @@ case $isolation in
         description="rlimits${uid:+,uid}${private:+,namespaces}"
         ;;
 esac
+
+# A timed run gets its own CPUs: the driver pins a CPU part to the first --threads of them, so a
+# student's and the reference's timings use the same cores, and a second GPU's timed run others.
+[[ -n $cpus ]] && chain=(taskset -c "$cpus" "${chain[@]}")
 
 # The command gets stdin, stdout and stderr only: no descriptor the grader holds (its locks,
 # its log) reaches it. It is also the OOM killer's first choice.

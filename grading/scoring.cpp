@@ -1,5 +1,6 @@
 #include "scoring.hpp"
 
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "run_evidence.hpp"
 #include "sanitizer_log.hpp"
 #include "source_scan.hpp"
+#include "stats.hpp"
 #include "untrusted_text.hpp"
 
 namespace {
@@ -64,6 +66,37 @@ ReferenceRun read_reference(const std::string& dir, const std::vector<std::strin
         ref.parts[part] = it->second;
     }
     return ref;
+}
+
+// The reference solution timed on the student's GPU: grade.sh times it several times through
+// the run (t1, t2, ... under the GPU's timing folder: before the first student, then between
+// students, and after the last), so a part's reference time is the median of those timings'
+// medians, and a GPU that warms up or slows down during the night is compared with itself.
+ReferenceRun read_reference_timings(const std::string& timing_dir, const std::string& case_name,
+                                    const std::vector<std::string>& parts) {
+    std::vector<std::string> timings;
+    if (DIR* folder = opendir(timing_dir.c_str())) {
+        while (dirent* entry = readdir(folder)) {
+            std::string name = entry->d_name;
+            if (name.size() > 1 && name[0] == 't' && name.find_first_not_of("0123456789", 1) == std::string::npos)
+                timings.push_back(name);
+        }
+        closedir(folder);
+    }
+    if (timings.empty()) throw std::runtime_error("no reference timing in " + timing_dir);
+    ReferenceRun merged;
+    std::map<std::string, std::vector<double>> times;
+    for (const std::string& t : timings) {
+        ReferenceRun one = read_reference(timing_dir + "/" + t + "/" + case_name, parts,
+                                          "reference timing " + t + " of case " + case_name);
+        merged.floor_ms = std::max(merged.floor_ms, one.floor_ms);
+        for (const auto& [part, record] : one.parts) {
+            merged.parts[part] = record;
+            if (record.time_ms > 0) times[part].push_back(record.time_ms);
+        }
+    }
+    for (auto& [part, record] : merged.parts) record.time_ms = times[part].empty() ? 0 : median(times[part]);
+    return merged;
 }
 
 class LabScorer {
@@ -197,7 +230,10 @@ private:
         forbidden_ = read_forbidden(in_.lab_dir + "/forbidden.tsv");
         for (const ForbiddenMatch& m : forbidden_) {
             std::string whom = m.part == "*" ? "every part" : "part " + m.part;
-            std::string reason = m.part == "*" ? plan_.forbidden_reason : "this API is not allowed in part " + m.part;
+            const PartPlan* part = plan_.find_part(m.part);
+            std::string reason = m.part == "*" ? plan_.forbidden_reason
+                                 : part    ? part->forbidden_reason
+                                           : "this is not allowed in part " + m.part;
             add({"forbidden", m.part, "", "", 0, 0, false, false,
                  "forbidden API at " + m.where + " (" + whom + " scores zero): " + reason, m.text});
         }
@@ -277,6 +313,10 @@ private:
                                                              c.tolerance);
                         pass = v.pass;
                         why = v.pass ? "correct" : v.checked ? "wrong result: " + v.reason : v.reason;
+                        if (pass) {
+                            std::string timed = timed_runs_problem(c, p.name, r, run, reference.parts[p.name].output);
+                            if (!timed.empty()) pass = false, why = timed;
+                        }
                     }
                 } else if (r.status == PartStatus::not_implemented) {
                     why = "not implemented (the part launched no kernel)";
@@ -297,24 +337,53 @@ private:
             ScoreItem item = correctness_item(c, p.name, pass, why);
             item.detail = c.hidden ? "" : detail;
             add(item);
-            if (c.perf) score_perf(c, p.name, pass, pass ? record->second.time_ms : 0);
+            if (c.perf) score_perf(c, p.name, pass, pass ? &record->second : nullptr);
         }
     }
 
-    void score_perf(const CasePlan& c, const std::string& part, bool correct, double student_ms) {
+    // Why the outputs of the timed runs the driver kept (checked_runs) do not prove the work was
+    // done in every run, or "": each must be one of the case's timed runs, two of them (one when
+    // there is one), and match the reference solution's output for that run's own inputs,
+    // which grade.sh made before scoring (<case>/run<index>/ beside the case's reference).
+    std::string timed_runs_problem(const CasePlan& c, const std::string& part, const PartRecord& r, const RunEvidence& run,
+                                   const std::string& reference_file) {
+        LabPlan::TimedRuns timed = plan_.timed_runs(c);
+        size_t expected = timed.count < 2 ? size_t(timed.count) : 2;
+        std::vector<unsigned long long> runs = r.checked_runs;
+        std::sort(runs.begin(), runs.end());
+        bool valid = !r.checked_runs_malformed && runs.size() == expected &&
+                     std::adjacent_find(runs.begin(), runs.end()) == runs.end() &&
+                     std::all_of(runs.begin(), runs.end(), [&](unsigned long long i) { return timed.contains(i); });
+        if (!valid)
+            return "its record does not name the " + std::to_string(expected) +
+                   " checked timed runs the driver keeps, so its timed runs cannot be shown to do the work";
+        for (unsigned long long index : r.checked_runs) {
+            std::string reference = in_.reference_dir + "/" + c.name + "/run" + std::to_string(index) + "/out/" + reference_file;
+            if (!exists(reference)) throw std::runtime_error("the reference output of timed run " + std::to_string(index) +
+                                                             " of case " + c.name + " is missing: " + reference);
+            OutputVerdict v = check_output_files(run.output_dir + "/" + checked_run_file(part, index), reference, c.tolerance);
+            if (!v.pass)
+                return "the checked run was right, but timed run " + std::to_string(index - timed.first + 1) + " of " +
+                       std::to_string(timed.count) + " (inputs of its own) is wrong: " + v.reason;
+        }
+        return "";
+    }
+
+    void score_perf(const CasePlan& c, const std::string& part, bool correct, const PartRecord* record) {
+        double student_ms = record ? record->time_ms : 0;
         if (!correct) {
             add(perf_item(c, part, 0, "no performance points without a correct result"));
             return;
         }
-        if (!timing_.count(c.name))
-            timing_[c.name] = read_reference(in_.timing_dir + "/" + c.name, plan_.part_names(), "reference timing of case " + c.name);
+        if (!timing_.count(c.name)) timing_[c.name] = read_reference_timings(in_.timing_dir, c.name, plan_.part_names());
         double reference_ms = timing_[c.name].parts[part].time_ms;
         if (reference_ms <= 0) throw std::runtime_error("the reference timing of case " + c.name + " has no time for " + part);
         if (student_ms <= 0) {
             add(perf_item(c, part, 0, "no valid time was reported"));
             return;
         }
-        double floor_ms = timing_[c.name].floor_ms;
+        // The part's own bound where the reference run records one, else the case's.
+        double floor_ms = timing_[c.name].parts[part].floor_ms > 0 ? timing_[c.name].parts[part].floor_ms : timing_[c.name].floor_ms;
         if (student_ms < floor_ms) {
             // Faster than the GPU can do the work: the time was forged, or the work skipped.
             char why[300];
@@ -337,6 +406,14 @@ private:
         std::snprintf(why, sizeof why, "%s ms against the reference's %s ms: %.2fx (full points up to %.3gx, none from %.3gx)",
                       format_ms(student_ms).c_str(), format_ms(reference_ms).c_str(), ratio, curve.full_ratio, curve.zero_ratio);
         ScoreItem item = perf_item(c, part, fraction, why);
+        // A part timed on the host: how much CPU time each run used, on which CPUs (the driver
+        // pins it to the --threads it is given), for whoever reads the evidence.
+        if (record->cpu_ms > 0) {
+            char cpu[200];
+            std::snprintf(cpu, sizeof cpu, "; CPU time %s ms a run, %.2fx its wall time, on %s", format_ms(record->cpu_ms).c_str(),
+                          record->cpu_ms / student_ms, record->host_cpus.empty() ? "unpinned CPUs" : record->host_cpus.c_str());
+            item.message += cpu;
+        }
         item.student_ms = student_ms;
         item.reference_ms = reference_ms;
         item.ratio = ratio;

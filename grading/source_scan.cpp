@@ -70,20 +70,66 @@ void search(const std::string& part, const std::string& pattern, const std::stri
 
 }  // namespace
 
+std::vector<std::string> included_headers(const std::string& preprocessed) {
+    static const std::regex marker("^#[ \t]*(line[ \t]+)?[0-9]+[ \t]+\"([^\"]*)\"");
+    std::vector<std::string> headers;
+    std::set<std::string> seen;
+    std::istringstream in(preprocessed);
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] != '#') continue;
+        std::smatch m;
+        if (!std::regex_search(line, m, marker)) continue;
+        std::string path = m[2].str();
+        if (path.empty() || path[0] == '<') continue;  // <built-in>, <command-line>
+        if (seen.insert(path).second) headers.push_back(path);
+    }
+    return headers;
+}
+
 std::vector<ForbiddenMatch> find_forbidden(const LabPlan& plan, const std::map<std::string, std::string>& sources,
-                                           const std::map<std::string, std::vector<std::string>>& symbols) {
+                                           const std::map<std::string, std::vector<std::string>>& symbols,
+                                           const std::map<std::string, CompiledFile>& compiled,
+                                           const std::set<std::string>& starter_headers) {
     std::vector<ForbiddenMatch> found;
     auto check = [&](const std::string& part, const std::string& pattern, const std::vector<std::string>& files) {
         if (pattern.empty()) return;
+        std::regex re(pattern, std::regex::extended | std::regex::icase);
         for (const std::string& file : files) {
             auto source = sources.find(file);
             if (source == sources.end()) continue;
             auto names = symbols.find(file);
             search(part, pattern, file, source->second, names == symbols.end() ? nullptr : &names->second, found);
+            auto made = compiled.find(file);
+            if (made == compiled.end()) continue;
+            for (const std::string& header : made->second.headers)
+                if (!starter_headers.count(header) && std::regex_search(header, re))
+                    found.push_back({part, file + " (includes " + clean_line(header, 160) + ")", clean_line(header, 200)});
+        }
+    };
+    // A construct rule: the part's pattern in the compiled code, at most three lines a file.
+    auto check_ptx = [&](const PartPlan& part) {
+        if (part.forbidden_ptx.empty()) return;
+        std::regex re(part.forbidden_ptx, std::regex::extended);
+        for (const std::string& file : part.files) {
+            auto made = compiled.find(file);
+            if (made == compiled.end()) continue;
+            std::istringstream in(made->second.ptx);
+            int number = 0, shown = 0;
+            for (std::string line; std::getline(in, line) && shown < 3;) {
+                ++number;
+                if (!std::regex_search(line, re)) continue;
+                size_t start = line.find_first_not_of(" \t");
+                found.push_back({part.name, file + " (compiled code, PTX line " + std::to_string(number) + ")",
+                                 clean_line(line.substr(start == std::string::npos ? 0 : start), 200)});
+                ++shown;
+            }
         }
     };
     check("*", plan.forbidden, plan.student_files);
-    for (const PartPlan& part : plan.parts) check(part.name, part.forbidden, part.files);
+    for (const PartPlan& part : plan.parts) {
+        check(part.name, part.forbidden, part.files);
+        check_ptx(part);
+    }
     return found;
 }
 

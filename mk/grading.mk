@@ -64,6 +64,16 @@ $(BUILD)/pre/%.cpp.ii: %.cpp
 grading-preprocess-%:
 	@$(MAKE) --no-print-directory $(patsubst %,$(BUILD)/pre/labs/$*/%.ii,$(call lab_student_files,$*))
 
+# The PTX of the student files, for the first architecture built: grade.sh matches a part's
+# construct rule (forbidden_ptx) in what the compiler made, which no spelling of the source
+# changes (an atomic max written as atomicMax or as cuda::atomic_ref::fetch_max is one atom.max).
+$(BUILD)/ptx/%.cu.ptx: %.cu
+	@mkdir -p $(@D)
+	$(NVCC) -std=c++17 $(NVCCFLAGS) $(CPPFLAGS) $(lab_include) $(addprefix -Xcompiler ,$(lab_host_flags)) \
+	    -arch=compute_$(firstword $(CUDA_ARCH)) -ptx $< -o $@
+grading-ptx-%:
+	@$(MAKE) --no-print-directory $(patsubst %,$(BUILD)/ptx/labs/$*/%.ptx,$(filter %.cu,$(call lab_student_files,$*)))
+
 dist:
 	mk/dist.sh $(or $(DIST),dist/$(notdir $(CURDIR))-student.tar.gz)
 

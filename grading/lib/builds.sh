@@ -14,7 +14,7 @@ build_one() {
     lend_box "$box" "$slot"
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$dir/build/sandbox.tsv" --stdout "$dir/build/log.txt" \
         --stderr "$dir/build/log.txt" --wall "$BUILD_WALL" --nproc 256 --fsize $((1 << 30)) -- \
-        make --no-print-directory BUILD=build CUDA_ARCH="$CUDA_ARCH" "$lab-graded" "grading-preprocess-$lab"
+        make --no-print-directory BUILD=build CUDA_ARCH="$CUDA_ARCH" "$lab-graded" "grading-preprocess-$lab" "grading-ptx-$lab"
     take_back_box "$box"
     add_time build "$(seconds_since "$started")"
     local outcome exit_code binary=$box/build/bin/$lab-graded
@@ -59,8 +59,9 @@ scan_symbols() {
     esac
 }
 
-# The manifest's forbidden patterns, in the sources and in the names their objects use (listed
-# here with nm -P, for this scan and the symbol check).
+# The manifest's forbidden patterns, in the sources, in the names their objects use (listed
+# here with nm -P, for this scan and the symbol check) and in the headers their translation
+# units included beyond the starter's; the parts' construct rules in their PTX.
 scan_forbidden() {
     local student=$1 lab=$2 file
     local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
@@ -74,7 +75,8 @@ scan_forbidden() {
         nm -P -- "$object" >"$dir/symbols/$file.nmp" 2>>"$dir/build/log.txt" || return 1
     done
     "$GRADER" scan-forbidden --manifests "$REPO/labs" --lab "$lab" --sources "$box/labs/$lab" \
-        --symbols "$dir/symbols" --out "$dir/forbidden.tsv" >/dev/null
+        --symbols "$dir/symbols" --compiled "$box/build" --starter-headers "${TEMPLATE[$lab]}.starter.headers" \
+        --out "$dir/forbidden.tsv" >/dev/null
     case $? in
         # A forbidden API zeroes the lab and is reported at its source line, with the
         # manifest's reason; there is nothing more to check.

@@ -3,7 +3,10 @@
 #   outputs: once per case, with --write-bounds, cached under .grader/reference/<lab>/<key>/
 #            (key: the pristine sources, the solution and the case's arguments) and never
 #            visible inside a student's sandbox;
-#   timings: the performance cases again on each GPU, in this grading run, for the curve.
+#   timings: the performance cases again on each GPU, several times through this grading run,
+#            for the curve (runs.sh, reference_timed_on);
+#   checked timed runs: the outputs of the timed runs a student's driver kept, on the same
+#            inputs (--data-index), made once each before the student is scored.
 
 # The time limit of a case in this run: the manifest's, or --time-limit when lower.
 case_limit() {
@@ -29,7 +32,9 @@ run_reference() {
         printf '%s %s --time-limit %s\n' "$case_name" "${CASE_ARGS[$lab/$case_name]}" "$limit"
         wall=$(awk -v w="$wall" -v t="$limit" 'BEGIN { printf "%d", w + 2 * t }')
     done >"$dir/.run/cases.txt"
-    CUDA_VISIBLE_DEVICES=$gpu timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) "${REFERENCE_BIN[$lab]}" \
+    local cpus
+    cpus=$(timed_cpus)
+    CUDA_VISIBLE_DEVICES=$gpu ${cpus:+taskset -c "$cpus"} timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) "${REFERENCE_BIN[$lab]}" \
         --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"} >"$dir/.run/log.txt" 2>&1
     for case_name in "$@"; do
         rm -rf -- "${dir:?}/$case_name" && mkdir -p -- "$dir/$case_name"
@@ -59,9 +64,9 @@ make_missing_reference_outputs() {
     done
 }
 
-# Timings of LAB's performance cases on GPU, for the students graded on it.
+# time_reference LAB GPU DIR: one timing of LAB's performance cases on GPU, into DIR/<case>/.
 time_reference() {
-    local lab=$1 gpu=$2 case_name problem dir=$PRIVATE/timing/$RUN_ID/$lab/gpu$gpu
+    local lab=$1 gpu=$2 dir=$3 case_name problem
     run_reference "$lab" "$dir" "$gpu" "" ${LAB_PERF_CASES[$lab]}
     for case_name in ${LAB_PERF_CASES[$lab]}; do
         if ! problem=$("$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "$dir/$case_name"); then
@@ -84,4 +89,50 @@ check_binary_in_sandbox() {
         die "the $lab binary cannot start in the sandbox ($(tail -1 "$RUN_DIR/probe.out")); if it needs LD_LIBRARY_PATH, set it before grade.sh"
     fi
     rm -rf -- "$box"
+}
+
+# make_checked_run_references LAB DIR GPU: the reference outputs the student's evidence in DIR
+# needs for its checked timed runs (grader checked-runs), made now by the reference solution on
+# the same inputs: each case's run N is `--data-index N`, with its error bounds at a sample of
+# positions drawn from SAMPLE_SEED, which no student's process ever sees. Once per case and run
+# for the whole class: the next student who needs it finds it here.
+make_checked_run_references() {
+    local lab=$1 dir=$2 gpu=$3 needed
+    needed=$("$GRADER" checked-runs --manifests "$REPO/labs" --lab "$lab" --dir "$dir" --reference "${REFERENCE_DIR[$lab]}") ||
+        return 1
+    [[ -z $needed ]] && return 0
+    # The lock first, the GPU second: a runner never waits for this lock while it holds the GPU's.
+    with_lock "$PRIVATE/reference-$lab.lock" with_gpu shared "$gpu" run_checked_run_references "$lab" "$dir" "$gpu"
+}
+run_checked_run_references() {
+    local lab=$1 dir=$2 gpu=$3 case_name index wall=0 limit made=() problem
+    local root=${REFERENCE_DIR[$lab]} work
+    work=$root/.checked-runs
+    rm -rf -- "$work" && mkdir -p -- "$work"
+    # Again under the lock: another runner may have made some meanwhile.
+    while IFS=$'\t' read -r case_name index; do
+        [[ -n $case_name ]] || continue
+        limit=$(case_limit "$lab" "$case_name")
+        printf '%s.run%s %s --time-limit %s --data-index %s --reps 0 --check sample --sample-seed %s\n' \
+            "$case_name" "$index" "${CASE_ARGS[$lab/$case_name]}" "$limit" "$index" "$SAMPLE_SEED"
+        wall=$(awk -v w="$wall" -v t="$limit" 'BEGIN { printf "%d", w + 2 * t }')
+        made+=("$case_name/$index")
+    done < <("$GRADER" checked-runs --manifests "$REPO/labs" --lab "$lab" --dir "$dir" --reference "$root") >"$work/cases.txt"
+    ((${#made[@]})) || { rm -rf -- "$work"; return 0; }
+    say "  reference outputs of checked timed runs: $lab ${made[*]}"
+    CUDA_VISIBLE_DEVICES=$gpu timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) "${REFERENCE_BIN[$lab]}" \
+        --cases "$work/cases.txt" --out "$work" --write-bounds >"$work/log.txt" 2>&1
+    local pair
+    for pair in "${made[@]}"; do
+        case_name=${pair%/*} index=${pair#*/}
+        local target=$root/$case_name/run$index
+        rm -rf -- "$target" && mkdir -p -- "$target"
+        [[ -d $work/$case_name.run$index ]] && mv -- "$work/$case_name.run$index" "$target/out"
+        cp -- "$work/log.txt" "$target/log.txt"
+        if ! problem=$("$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "$target" --with-bounds); then
+            rm -rf -- "$target"
+            die "the reference solution fails $lab case $case_name on the inputs of timed run $index: $problem (log: $work/log.txt)"
+        fi
+    done
+    rm -rf -- "$work"
 }

@@ -120,12 +120,43 @@ drop_retired() {
 
 # fresh_box SLOT STUDENT LAB: a fresh copy of the student's built work folder for one process,
 # lent to the sandbox uid of SLOT; prints its path. Nothing a process leaves in its folder
-# reaches the next one (a hidden case's arguments, say).
+# reaches the next one (a hidden case's arguments, say). A process of the hidden cases
+# (RUN_HIDDEN=yes) also finds the lab's hidden data (grading/hidden/LAB/, named by the hidden
+# cases' arguments), which no other run, the student tarball or the sandbox's public files hold.
 fresh_box() {
     local built=$BOXES/$2/$3 box=$BOXES/$2/$3.run
     rm -rf -- "$box" && cp -a -- "$built" "$box" && mkdir -- "$box/run-out" || die "cannot copy the work folder $built"
+    if [[ ${RUN_HIDDEN:-no} == yes && -d $REPO/grading/hidden/$3 ]]; then
+        mkdir -p -- "$box/grading/hidden" && cp -a -- "$REPO/grading/hidden/$3" "$box/grading/hidden/" ||
+            die "cannot copy the hidden data of $3"
+    fi
     lend_box "$box" "$1"
     printf '%s\n' "$box"
+}
+
+# A run that ends saying the GPU was short of memory (the driver's exit 7) or that no GPU was
+# usable (3) while the GPU was shared may have met another student's program, not its own
+# fault: note it, so that the round runs the student's group again with the GPU to itself
+# (shared_or_alone). Sets GPU_SHORT.
+note_gpu_short() {
+    [[ ${GPU_LOCK_MODE:-} == shared ]] || return 0
+    case $(field_of "$1" exit) in
+        3 | 7) [[ $(field_of "$1" outcome) == exited ]] && GPU_SHORT=yes ;;
+    esac
+    return 0
+}
+
+# The CPUs of a timed run on GPU: the machine's CPUs in as many slices as there are GPUs, the
+# GPU's own slice (so two GPUs' timed runs never share a core, and the reference's timing
+# uses the same cores as the students'); empty outside the timed runs (TIMED_ON unset).
+timed_cpus() {
+    [[ -n ${TIMED_ON-} ]] || return 0
+    local count slice position=0 g
+    count=$(nproc)
+    slice=$((count / ${#GPU_IDS[@]}))
+    ((slice >= 1)) || return 0
+    for g in "${!GPU_IDS[@]}"; do [[ ${GPU_IDS[$g]} == "$TIMED_ON" ]] && position=$g; done
+    echo "$((position * slice))-$((position * slice + slice - 1))"
 }
 
 # run_parts SLOT GPU STUDENT LAB CASE PART: one sandboxed process running PART alone on CASE;
@@ -143,16 +174,34 @@ run_parts() {
     mkdir -p -- "$evidence"
     box=$(fresh_box "$slot" "$student" "$lab")
     read -ra args <<<"${CASE_ARGS[$lab/$case_name]}"
+    local cpus
+    cpus=$(timed_cpus)
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$evidence/sandbox.tsv" --stdout "$evidence/stdout.txt" \
-        --stderr "$evidence/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" \
+        --stderr "$evidence/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" ${cpus:+--cpus "$cpus"} \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
         "./build/bin/$lab-graded" "${args[@]}" --out run-out --time-limit "$limit" --part "$part"
     spend "$evidence/sandbox.tsv"
+    note_gpu_short "$evidence/sandbox.tsv"
     collect_outputs "$box" run-out "$evidence/out"
     rm -rf -- "$box"
     trim_log "$evidence/stdout.txt"
     trim_log "$evidence/stderr.txt"
     log "run $student $lab $case_name $part: $(field_of "$evidence/sandbox.tsv" outcome) $(field_of "$evidence/sandbox.tsv" exit)"
+}
+
+# case_line LAB CASE PARTS: the line of a cases file that runs PARTS (comma-separated) on CASE,
+# as every graded process of the case runs it (a batch, and the sanitizers: so a program cannot
+# tell the sanitizer's run from a graded one by its arguments).
+case_line() { printf '%s %s --time-limit %s --part %s' "$2" "${CASE_ARGS[$1/$2]}" "$(case_limit "$1" "$2")" "$3"; }
+
+# write_cases_file BOX SLOT LINE...: BOX/cases.txt, written as the grader (never through a link
+# the folder might hold) and lent to the sandbox uid of SLOT.
+write_cases_file() {
+    local box=$1 slot=$2
+    shift 2
+    rm -rf -- "$box/cases.txt"
+    (set -o noclobber && printf '%s\n' "$@" >"$box/cases.txt") || return 1
+    lend_box "$box/cases.txt" "$slot"
 }
 
 # run_batch SLOT GPU STUDENT LAB N CASE/PART...: one sandboxed process running the given parts
@@ -179,23 +228,18 @@ run_batch() {
         return 1
     fi
     box=$(fresh_box "$slot" "$student" "$lab")
-    # The list of cases, written as the grader (never through a link the folder might hold).
-    rm -rf -- "$box/cases.txt"
-    (
-        set -o noclobber
-        for case_name in "${cases[@]}"; do
-            printf '%s %s --time-limit %s --part %s\n' "$case_name" "${CASE_ARGS[$lab/$case_name]}" \
-                "$(case_limit "$lab" "$case_name")" "${parts_of[$case_name]}"
-        done >"$box/cases.txt"
-    ) || die "cannot write the cases file of $student $lab"
-    lend_box "$box/cases.txt" "$slot"
+    local lines=() cpus
+    for case_name in "${cases[@]}"; do lines+=("$(case_line "$lab" "$case_name" "${parts_of[$case_name]}")"); done
+    write_cases_file "$box" "$slot" "${lines[@]}" || die "cannot write the cases file of $student $lab"
     local run=$dir/runs/.batch-$n
     rm -rf -- "$run" && mkdir -p -- "$run"
+    cpus=$(timed_cpus)
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$run/sandbox.tsv" --stdout "$run/stdout.txt" \
-        --stderr "$run/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" \
+        --stderr "$run/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" ${cpus:+--cpus "$cpus"} \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
         "./build/bin/$lab-graded" --cases cases.txt --out run-out
     spend "$run/sandbox.tsv"
+    note_gpu_short "$run/sandbox.tsv"
     trim_log "$run/stdout.txt"
     trim_log "$run/stderr.txt"
     for case_name in "${cases[@]}"; do
@@ -215,6 +259,7 @@ run_group() {
     shift 4
     local dir=$OUT/students/$student/$lab pending=() pair case_name part n=0
     for case_name in "$@"; do
+        rm -rf -- "${dir:?}/runs/$case_name"  # what an earlier try left (shared_or_alone)
         for part in ${LAB_PARTS[$lab]}; do pending+=("$case_name/$part"); done
     done
     while ((${#pending[@]})); do
@@ -262,13 +307,14 @@ run_sanitizers() {
         echo "compute-sanitizer is not installed on the grading machine" >"$dir/sanitize/not-run.txt"
         return 0
     fi
-    local limit args part parts=""
+    local limit part parts=""
     limit=$(case_limit "$lab" "$case_name")
-    read -ra args <<<"${CASE_ARGS[$lab/$case_name]}"
     # The parts not retired (--part a,c): a part that never ends would keep the tool from finishing.
     for part in ${LAB_PARTS[$lab]}; do retired "$part" || parts+="${parts:+,}$part"; done
-    # The run of `make labN-memcheck`: mk/sanitize.sh, passed as text because the box's own copy
-    # is the student's to change (grading/sanitizer_log.hpp knows its --error-exitcode).
+    # The run of `make labN-memcheck` (mk/sanitize.sh, passed as text because the box's own copy
+    # is the student's to change; grading/sanitizer_log.hpp knows its --error-exitcode), but with
+    # exactly a graded process's command line (--as-graded): the case's line in cases.txt,
+    # --cases and --out, so nothing in its arguments tells the program it is being watched.
     for tool in ${SANITIZE_TOOLS[$lab]}; do
         local evidence=$dir/sanitize/$tool wall
         rm -rf -- "$evidence"
@@ -283,13 +329,14 @@ run_sanitizers() {
         fi
         mkdir -p -- "$evidence"
         box=$(fresh_box "$slot" "$student" "$lab")
+        write_cases_file "$box" "$slot" "$(case_line "$lab" "$case_name" "$parts")" || die "cannot write the cases file of $student $lab"
         # The tool's threads share one process: its CPU time may run ahead of the wall clock.
         "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$evidence/sandbox.tsv" --stdout "$evidence/log.txt" \
             --stderr "$evidence/log.txt" --wall "$wall" --cpu $((4 * wall)) --nproc 256 \
             --fsize "$OUTPUT_LIMIT" --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
-            bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh "$tool" "./build/bin/$lab-graded" "${args[@]}" \
-            --time-limit "$limit" --part "$parts"
+            bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh --as-graded "$tool" "./build/bin/$lab-graded" --cases cases.txt --out run-out
         spend "$evidence/sandbox.tsv"
+        note_gpu_short "$evidence/sandbox.tsv"
         trim_log "$evidence/log.txt"
         rm -rf -- "$box"
         log "sanitize $student $lab $tool: $(field_of "$evidence/sandbox.tsv" outcome) $(field_of "$evidence/sandbox.tsv" exit)"
@@ -313,28 +360,87 @@ with_gpu() {
         flock -s "$rw"
         exec {turnstile}>&-
     fi
+    local outer=${GPU_LOCK_MODE-}
+    GPU_LOCK_MODE=$mode
     "$@"
     status=$?
+    GPU_LOCK_MODE=$outer
     exec {rw}>&-
     [[ $mode == exclusive ]] && exec {turnstile}>&-
     return $status
 }
 
-# The reference solution timed on GPU for LAB's performance cases, once per grading run and
-# GPU, by whichever runner of that GPU comes first. Fails when it could not be timed.
+# The reference solution timed on GPU for LAB's performance cases, each time with the GPU to
+# itself and on the timed runs' CPUs: before the GPU's first timed student, again after every
+# RETIME_EVERY students, and once more when the round of timed runs ends
+# (final_reference_timings). A part's reference time is the median of those timings' medians
+# (grading/scoring.cpp), so the students timed through a night are compared with the GPU as it
+# was around them, not only as it was at the start. Fails when it could not be timed.
+RETIME_EVERY=${GRADE_RETIME_EVERY:-8}
 reference_timed_on() {
-    local lab=$1 gpu=$2 guard timing=$PRIVATE/timing/$RUN_ID/$1/gpu$2
-    [[ -z ${LAB_PERF_CASES[$lab]} || -e $timing/.done ]] && return 0
+    local lab=$1 gpu=$2 guard count=$RUN_DIR/timing-$1-$2.count since=0 status=0
+    [[ -z ${LAB_PERF_CASES[$lab]} ]] && return 0
     exec {guard}>>"$RUN_DIR/timing-$lab-$gpu.lock"
     flock -x "$guard"
-    if [[ ! -e $timing/.done && ! -e $timing/.failed ]]; then
-        local started=$EPOCHREALTIME
-        mkdir -p -- "$timing"
-        if with_gpu exclusive "$gpu" time_reference "$lab" "$gpu"; then touch "$timing/.done"; else touch "$timing/.failed"; fi
-        add_time reference-timing "$(seconds_since "$started")"
+    [[ -f $count ]] && since=$(<"$count")
+    if [[ -e $(timing_root "$lab" "$gpu")/.failed ]]; then
+        status=1
+    elif ! compgen -G "$(timing_root "$lab" "$gpu")/t*/.done" >/dev/null || ((since >= RETIME_EVERY)); then
+        time_reference_again "$lab" "$gpu" || status=1
+        since=0
     fi
+    echo $((since + 1)) >"$count"
     exec {guard}>&-
-    [[ -e $timing/.done ]]
+    return $status
+}
+timing_root() { echo "$PRIVATE/timing/$RUN_ID/$1/gpu$2"; }
+# time_reference_again LAB GPU: one more timing, t<N>, of LAB's performance cases on GPU.
+time_reference_again() {
+    local lab=$1 gpu=$2 root started=$EPOCHREALTIME n
+    root=$(timing_root "$lab" "$gpu")
+    mkdir -p -- "$root"
+    n=$(($(find "$root" -mindepth 1 -maxdepth 1 -name 't*' | wc -l) + 1))
+    if TIMED_ON=$gpu with_gpu exclusive "$gpu" time_reference "$lab" "$gpu" "$root/t$n"; then
+        touch "$root/t$n/.done"
+    else
+        rm -rf -- "${root:?}/t$n"
+        touch "$root/.failed"
+        return 1
+    fi
+    add_time reference-timing "$(seconds_since "$started")"
+}
+# After a round of timed runs: one last timing on every GPU that timed students since its last.
+final_reference_timings() {
+    local lab gpu count guard
+    for lab in "${LABS[@]}"; do
+        for gpu in "${GPU_IDS[@]}"; do
+            count=$RUN_DIR/timing-$lab-$gpu.count
+            [[ -f $count && $(<"$count") -gt 0 && ! -e $(timing_root "$lab" "$gpu")/.failed ]] || continue
+            exec {guard}>>"$RUN_DIR/timing-$lab-$gpu.lock"
+            flock -x "$guard"
+            time_reference_again "$lab" "$gpu" || say "grade.sh: the last timing of the reference of $lab on GPU $gpu failed"
+            echo 0 >"$count"
+            exec {guard}>&-
+        done
+    done
+}
+
+# shared_or_alone GPU FUNCTION ARGS...: FUNCTION (run_group, run_sanitizers) with the GPU shared
+# with the other runners; when one of its runs found the GPU short of memory (note_gpu_short),
+# all of it again with the GPU to itself, the budget and the stopped parts as they were before:
+# a classmate's program that fills the GPU costs this student nothing.
+shared_or_alone() {
+    local gpu=$1 spent=$SPENT stops
+    shift
+    stops=$(declare -p STOPPED_ON)
+    GPU_SHORT=no
+    with_gpu shared "$gpu" "$@"
+    [[ $GPU_SHORT == yes ]] || return 0
+    log "GPU $gpu was short while shared ($student $lab, $1): run again with the GPU to itself"
+    SPENT=$spent
+    eval "${stops/declare -A/declare -gA}"
+    GPU_SHORT=no
+    with_gpu exclusive "$gpu" "$@"
 }
 
 # The runs go over the class in three rounds (grade.sh, run_on_gpus), so that a timed run,
@@ -435,7 +541,7 @@ timed_runs() {
     fi
     echo "$timing_gpu" >"$dir/gpu.txt"
     local started=$EPOCHREALTIME
-    with_gpu exclusive "$timing_gpu" run_group "$sandbox_slot" "$timing_gpu" "$student" "$lab" "$@"
+    TIMED_ON=$timing_gpu with_gpu exclusive "$timing_gpu" run_group "$sandbox_slot" "$timing_gpu" "$student" "$lab" "$@"
     add_time "timed cases" "$(seconds_since "$started")"
     ! gpu_lost_after "$timing_gpu"
 }
@@ -447,7 +553,7 @@ run_public_round() {
         SPENT=0 STOPPED_ON=()
         cases=$(cases_of "$lab" untimed ${LAB_PUBLIC_CASES[$lab]})
         # shellcheck disable=SC2086  # a list of case names
-        [[ -z $cases ]] || with_gpu shared "$gpu" run_group "$sandbox_slot" "$gpu" "$student" "$lab" $cases
+        [[ -z $cases ]] || shared_or_alone "$gpu" run_group "$sandbox_slot" "$gpu" "$student" "$lab" $cases
         add_time cases "$(seconds_since "$started")"
         gpu_lost_after "$gpu" || save_runner_state "$3"
     fi
@@ -472,16 +578,16 @@ run_hidden_round() {
     local student lab dir gpu sandbox_slot cases started=$EPOCHREALTIME
     if runner_item "$@"; then
         load_runner_state "$3"
-        with_gpu shared "$gpu" run_sanitizers "$sandbox_slot" "$gpu" "$student" "$lab"
+        shared_or_alone "$gpu" run_sanitizers "$sandbox_slot" "$gpu" "$student" "$lab"
         add_time sanitizer "$(seconds_since "$started")"
         started=$EPOCHREALTIME
         cases=$(cases_of "$lab" untimed ${LAB_HIDDEN_CASES[$lab]})
         # shellcheck disable=SC2086
-        [[ -z $cases ]] || with_gpu shared "$gpu" run_group "$sandbox_slot" "$gpu" "$student" "$lab" $cases
+        [[ -z $cases ]] || RUN_HIDDEN=yes shared_or_alone "$gpu" run_group "$sandbox_slot" "$gpu" "$student" "$lab" $cases
         add_time cases "$(seconds_since "$started")"
         cases=$(cases_of "$lab" timed ${LAB_HIDDEN_CASES[$lab]})
         # shellcheck disable=SC2086
-        if ! gpu_lost_after "$gpu" && { [[ -z $cases ]] || timed_runs $cases; }; then
+        if ! gpu_lost_after "$gpu" && { [[ -z $cases ]] || RUN_HIDDEN=yes timed_runs $cases; }; then
             [[ -e $dir/gpu.txt ]] || echo "$gpu" >"$dir/gpu.txt"
             started=$EPOCHREALTIME
             score_student_lab "$student" "$lab" || log "scoring $student $lab failed in its runner; it is tried again at the end"

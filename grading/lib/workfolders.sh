@@ -26,7 +26,7 @@ build_template() {
         "${sources[@]}" "${starters[@]/#/labs/$lab/}")
     folder=$PRIVATE/templates/$lab-$key
     TEMPLATE[$lab]=$folder
-    [[ -d $folder && -f $folder.nm && -f $folder.starter.nm ]] && return 0
+    [[ -d $folder && -f $folder.nm && -f $folder.starter.nm && -f $folder.starter.headers ]] && return 0
     local partial=$folder.partial
     rm -rf -- "$partial" && mkdir -p -- "$partial"
     (cd "$REPO" && cp -p --parents -- "${sources[@]}" "$partial/") || die "cannot copy the sources of $lab"
@@ -46,11 +46,16 @@ build_template() {
         cp -- "$REPO/labs/$lab/$file" "$partial/labs/$lab/$file" || die "cannot copy the starter $file of $lab"
         objects+=("build/obj/labs/$lab/$file.o")
     done
-    make -C "$partial" --no-print-directory BUILD=build CUDA_ARCH="$CUDA_ARCH" "${objects[@]}" >>"$partial.log" 2>&1 &&
+    make -C "$partial" --no-print-directory BUILD=build CUDA_ARCH="$CUDA_ARCH" "${objects[@]}" "grading-preprocess-$lab" \
+        >>"$partial.log" 2>&1 &&
         (cd "$partial" && nm -P -- "${objects[@]}") >"$folder.starter.nm" 2>>"$partial.log" ||
         die "the starter files of $lab do not build: see $partial.log"
+    # The headers the starter includes: a student's file including more is checked against the
+    # forbidden patterns by their paths (grading/source_scan.hpp).
+    "$GRADER" headers --preprocessed "$(for file in ${LAB_FILES[$lab]}; do printf '%s ' "$partial/build/pre/labs/$lab/$file.ii"; done)" \
+        >"$folder.starter.headers" || die "cannot list the headers the starter files of $lab include"
     for file in ${LAB_FILES[$lab]}; do
-        rm -f -- "$partial/labs/$lab/$file" "$partial/build/obj/labs/$lab/$file".*
+        rm -f -- "$partial/labs/$lab/$file" "$partial/build/obj/labs/$lab/$file".* "$partial/build/pre/labs/$lab/$file".*
     done
     mv -- "$partial" "$folder"
 }

@@ -68,7 +68,7 @@ TEST_CASE("a complete manifest gives the whole plan", "[grading][manifest]") {
     CHECK(plan.max_points() == 3 * 2 + 4 * 2);
 }
 
-TEST_CASE("lab1's own manifest is a valid plan worth 60 points", "[grading][manifest]") {
+TEST_CASE("lab1's own manifest is a valid plan worth 84 points, its speed parts half on speed", "[grading][manifest]") {
     LabPlan plan = make_lab_plan(Manifest::load("labs/lab1/manifest"), "lab1");
     CHECK(plan.part_names() == std::vector<std::string>{"naive", "tiled", "dynamic", "coarse2", "regblock"});
     CHECK(plan.cases.size() == 9);
@@ -76,7 +76,48 @@ TEST_CASE("lab1's own manifest is a valid plan worth 60 points", "[grading][mani
     CHECK(plan.find_part("tiled")->curve.zero_ratio < 1.5);  // naive's kernel as tiled earns nothing
     CHECK(plan.find_case("wide")->hidden);
     CHECK(plan.find_case("beyond-tile")->points == 2);
-    CHECK(plan.max_points() == 60);
+    // 10 correctness points a part; 10 performance points for the three speed parts, 2 for naive
+    // and dynamic.
+    CHECK(plan.max_points() == 84);
+    for (const char* speed : {"tiled", "coarse2", "regblock"}) {
+        CHECK(plan.find_part(speed)->speed);
+        CHECK(plan.performance_points(*plan.find_part(speed)) == plan.correctness_points(*plan.find_part(speed)));
+        CHECK_FALSE(plan.find_part(speed)->hint.empty());
+    }
+}
+
+TEST_CASE("a speed part must earn at least half its points from speed", "[grading][manifest]") {
+    std::string text = with_line("perf.points", "perf.points = 4\nspeed_parts = first\npart.first.perf.points = 2");
+    try {
+        plan_of(text);  // 3 correctness points, 2 performance points
+        FAIL("accepted");
+    } catch (const ManifestError& e) {
+        CHECK(std::string(e.what()).find("part first is a speed part") != std::string::npos);
+    }
+    LabPlan plan = plan_of(with_line("perf.points", "perf.points = 4\nspeed_parts = first\npart.first.perf.points = 3"));
+    CHECK(plan.find_part("first")->perf_points == 3);
+    CHECK(plan.find_part("second")->perf_points == 4);
+    CHECK(plan.max_points() == 3 * 2 + 3 + 4);
+    CHECK_THROWS_AS(plan_of(with_line("perf.points", "perf.points = 4\nspeed_parts = third")), ManifestError);
+}
+
+TEST_CASE("graded cases run on seeds derived from the grading run's, and their timed runs are known", "[grading][manifest]") {
+    LabPlan plan = plan_of(kValid);
+    const CasePlan& small = *plan.find_case("small");
+    CHECK(plan.student_args(small) == small.args);  // outside a grading run: the manifest's seed
+    plan.grading_seed = 12345;
+    std::vector<std::string> graded = plan.student_args(small);
+    REQUIRE(graded.size() == small.args.size() + 2);
+    CHECK(graded[graded.size() - 2] == "--seed");
+    CHECK(graded.back() != "1");
+    plan.grading_seed = 12346;
+    CHECK(plan.student_args(small).back() != graded.back());  // another grading, other data
+    // small earns no performance points: one checked run, one timed (run 1); big: the driver's
+    // defaults, 3 warm-ups then 20 timed runs (4 to 23).
+    CHECK(plan.timed_runs(small).first == 1);
+    CHECK(plan.timed_runs(small).count == 1);
+    CHECK(plan.timed_runs(*plan.find_case("big")).first == 4);
+    CHECK(plan.timed_runs(*plan.find_case("big")).count == 20);
 }
 
 TEST_CASE("manifest mistakes are refused with the key named", "[grading][manifest]") {

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <filesystem>
 
+#include "manifest.hpp"
+
 #include "catch.hpp"
 #include "reports.hpp"
 #include "scoring.hpp"
@@ -20,7 +22,7 @@ cases = small big
 case.small.args = --n 3
 case.small.visibility = public
 case.small.points = 1
-case.big.args = --n 2
+case.big.args = --n 2 --reps 2 --warmup 0
 case.big.visibility = hidden
 case.big.points = 2
 perf.cases = big
@@ -49,8 +51,8 @@ struct Fixture {
         dir.write_floats("reference/big/out/two.out", {5, 6}, {0.1, 0.1});
         dir.write("reference/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n"
                                                    "record=part\tpart=two\tstatus=ran\toutput=two.out\n");
-        dir.write("timing/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\ttime_ms=1.0\n"
-                                                "record=part\tpart=two\tstatus=ran\ttime_ms=1.0\n");
+        dir.write("timing/t1/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\ttime_ms=1.0\n"
+                                                   "record=part\tpart=two\tstatus=ran\ttime_ms=1.0\n");
         // A student whose build worked, with no forbidden API.
         dir.write("lab/build/status", "ok\n");
         dir.write("lab/forbidden.tsv", "");
@@ -72,6 +74,43 @@ struct Fixture {
         dir.write("lab/sanitize/memcheck/log.txt", "========= Invalid __global__ write of size 4 bytes\n========= ERROR SUMMARY: 1 error\n");
     }
 
+    // What an honest driver adds to what the tests write: every part that ran keeps the outputs
+    // of its checked timed runs (small: run 1 of 1; big: runs 1 and 2 of 2), here the same as
+    // its checked run's (the test's inputs are the same in every run), and the reference has
+    // its outputs of those runs. A test that writes checked_runs itself is left as it is.
+    LabScore score() {
+        namespace fs = std::filesystem;
+        for (const CasePlan& c : plan.cases) {
+            std::string runs = c.name == "small" ? "1" : "1 2";
+            fs::path reference = dir / ("reference/" + c.name);
+            for (const std::string& r : split_words(runs))
+                if (fs::exists(reference / "out") && !fs::exists(reference / ("run" + r))) {
+                    fs::create_directories(reference / ("run" + r));
+                    fs::copy(reference / "out", reference / ("run" + r) / "out", fs::copy_options::recursive);
+                }
+            fs::path folder = dir / ("lab/runs/" + c.name);
+            if (!fs::exists(folder)) continue;
+            for (const auto& run : fs::directory_iterator(folder)) {
+                fs::path results = run.path() / "out/results.tsv";
+                if (!fs::exists(results)) continue;
+                std::vector<Record> records = read_results(results);
+                std::string text;
+                for (Record& r : records) {
+                    if (r["record"] == "part" && r["status"] == "ran" && !r.count("checked_runs") && !r["output"].empty() &&
+                        fs::exists(run.path() / "out" / r["output"])) {
+                        r["checked_runs"] = runs;
+                        for (const std::string& i : split_words(runs))
+                            fs::copy_file(run.path() / "out" / r["output"], run.path() / "out" / (r["part"] + ".run" + i + ".out"),
+                                          fs::copy_options::overwrite_existing);
+                    }
+                    text += record_line(r);
+                }
+                dir.write(fs::relative(results, dir.path()).string(), text);
+            }
+        }
+        return score_lab(plan, inputs);
+    }
+
     const ScoreItem& item(const LabScore& s, const std::string& kind, const std::string& c, const std::string& part) {
         for (const ScoreItem& i : s.items)
             if (i.kind == kind && i.case_name == c && i.part == part) return i;
@@ -84,7 +123,7 @@ struct Fixture {
 
 TEST_CASE("each part earns its points only where its output matches", "[grading][scoring]") {
     Fixture f;
-    LabScore s = score_lab(f.plan, f.inputs);
+    LabScore s = f.score();
     CHECK(s.state == "graded");
     CHECK(s.max == 14);  // (1 + 2) x 2 parts + 4 x 2 parts
     CHECK(f.item(s, "correctness", "small", "one").points == 1);
@@ -101,7 +140,7 @@ TEST_CASE("each part earns its points only where its output matches", "[grading]
 
 TEST_CASE("performance points follow the curve, and need a correct result", "[grading][scoring]") {
     Fixture f;
-    LabScore s = score_lab(f.plan, f.inputs);
+    LabScore s = f.score();
     const ScoreItem& fast = f.item(s, "performance", "big", "one");
     CHECK(fast.ratio == 2);
     CHECK(std::fabs(fast.points - 4 * std::log(10 / 2.0) / std::log(10 / 1.2)) < 1e-3);
@@ -112,12 +151,12 @@ TEST_CASE("a time below the case's physical bound earns no points and is flagged
     Fixture f;
     // The reference timing run says this case cannot run faster than 0.5 ms on this GPU; the
     // student's run claims a bound of its own, which is not believed.
-    f.dir.write("timing/big/out/results.tsv", "record=run\tlab=labT\tfloor_ms=0.5\n"
+    f.dir.write("timing/t1/big/out/results.tsv", "record=run\tlab=labT\tfloor_ms=0.5\n"
                                               "record=part\tpart=one\tstatus=ran\ttime_ms=1.0\n"
                                               "record=part\tpart=two\tstatus=ran\ttime_ms=1.0\n");
     f.dir.write("lab/runs/big/batch-1/out/results.tsv", "record=run\tlab=labT\tfloor_ms=0.0001\n"
                                                       "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=0.001\n");
-    LabScore s = score_lab(f.plan, f.inputs);
+    LabScore s = f.score();
     const ScoreItem& perf = f.item(s, "performance", "big", "one");
     CHECK(perf.points == 0);
     CHECK(perf.message.find("0.001 ms is below the fastest this case can run on this GPU (0.5 ms") != std::string::npos);
@@ -130,7 +169,7 @@ TEST_CASE("a time below the case's physical bound earns no points and is flagged
         CHECK(summary_table({report}, {"labT"}).find("Times below the physical bound") != std::string::npos);
         CHECK(summary_table({report}, {"labT"}).find("  mallory  labT  part one, case big: 0.001 ms") != std::string::npos);
         f.dir.write("lab/runs/big/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=0.5\n");
-        LabScore honest = score_lab(f.plan, f.inputs);
+        LabScore honest = f.score();
         CHECK(f.item(honest, "performance", "big", "one").points == 4);
         CHECK(honest.note.empty());
     }
@@ -138,7 +177,7 @@ TEST_CASE("a time below the case's physical bound earns no points and is flagged
 
 TEST_CASE("sanitizer errors take the manifest's points; the total never goes below zero", "[grading][scoring]") {
     Fixture f;
-    LabScore s = score_lab(f.plan, f.inputs);
+    LabScore s = f.score();
     double sanitizer = 0;
     for (const ScoreItem& i : s.items)
         if (i.kind == "sanitizer") sanitizer += i.points;
@@ -147,13 +186,13 @@ TEST_CASE("sanitizer errors take the manifest's points; the total never goes bel
 
     f.dir.write("lab/runs/small/batch-1/out/results.tsv", "");  // now nothing passes
     f.dir.write("lab/runs/big/batch-1/out/results.tsv", "");
-    CHECK(score_lab(f.plan, f.inputs).points == 0);
+    CHECK(f.score().points == 0);
 }
 
 TEST_CASE("a forbidden API zeroes every part, with the reason", "[grading][scoring]") {
     Fixture f;
     write_forbidden(f.dir / "lab/forbidden.tsv", {{"*", "k.cu:7", "cublasSgemm(h, ...)"}});
-    LabScore s = score_lab(f.plan, f.inputs);
+    LabScore s = f.score();
     CHECK(s.points == 0);
     CHECK(s.note == "forbidden API");
     CHECK(f.item(s, "correctness", "small", "one").message == "scores zero: forbidden API at k.cu:7");
@@ -164,14 +203,14 @@ TEST_CASE("a compile error or a malformed submission gives zero with its reason"
     Fixture f;
     f.dir.write("lab/build/status", "failed\n");
     f.dir.write("lab/build/log.txt", "make: entering\nlabs/labT/k.cu(3): error: identifier \"x\" is undefined\n");
-    LabScore broken = score_lab(f.plan, f.inputs);
+    LabScore broken = f.score();
     CHECK(broken.state == "build-failed");
     CHECK(broken.points == 0);
     CHECK(f.item(broken, "build", "", "").detail.find("identifier \"x\" is undefined") != std::string::npos);
     CHECK(f.item(broken, "correctness", "small", "one").max == 1);  // the maximum stays visible
 
     f.dir.write("lab/problems.txt", "k.cu is missing\n");
-    LabScore missing = score_lab(f.plan, f.inputs);
+    LabScore missing = f.score();
     CHECK(missing.state == "malformed");
     CHECK(missing.note == "k.cu is missing");
     CHECK(missing.points == 0);
@@ -180,7 +219,7 @@ TEST_CASE("a compile error or a malformed submission gives zero with its reason"
 TEST_CASE("cases that could not run (no GPU) say so", "[grading][scoring]") {
     Fixture f;
     f.dir.write("lab/not-run.txt", "no GPU was usable on the grading machine\n");
-    LabScore s = score_lab(f.plan, f.inputs);
+    LabScore s = f.score();
     CHECK(s.state == "not-run");
     CHECK(s.points == 0);
     CHECK(f.item(s, "run", "", "").message == "the cases were not run: no GPU was usable on the grading machine");
@@ -189,7 +228,7 @@ TEST_CASE("cases that could not run (no GPU) say so", "[grading][scoring]") {
 TEST_CASE("a broken reference is the grader's error, not the student's", "[grading][scoring]") {
     Fixture f;
     f.dir.write("reference/small/out/results.tsv", "record=part\tpart=one\tstatus=crashed\n");
-    CHECK_THROWS_AS(score_lab(f.plan, f.inputs), std::runtime_error);
+    CHECK_THROWS_AS(f.score(), std::runtime_error);
     CHECK(reference_run_problem(f.dir / "reference/small", f.plan, true).find("part one") != std::string::npos);
     CHECK(reference_run_problem(f.dir / "reference/big", f.plan, true).empty());
 }
@@ -199,8 +238,8 @@ TEST_CASE("a part the reference sits out of a case scores there as on the cases 
     // The trusted driver sits part two out of case big (lab6: a one-block sort and a long array).
     f.dir.write("reference/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n"
                                                  "record=part\tpart=two\tstatus=skipped\tmessage=does not apply\n");
-    f.dir.write("timing/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\ttime_ms=1.0\n"
-                                              "record=part\tpart=two\tstatus=skipped\tmessage=does not apply\n");
+    f.dir.write("timing/t1/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\ttime_ms=1.0\n"
+                                                 "record=part\tpart=two\tstatus=skipped\tmessage=does not apply\n");
     // The student's big run finished, with both records (no run of part two on its own).
     std::filesystem::remove_all(f.dir / "lab/runs/big/two");
     f.dir.write("lab/runs/big/batch-1/sandbox.tsv", kExited);
@@ -210,7 +249,7 @@ TEST_CASE("a part the reference sits out of a case scores there as on the cases 
 
     SECTION("it passed every case it ran: the case's points, and its performance from its correctness") {
         right_two();
-        LabScore s = score_lab(f.plan, f.inputs);
+        LabScore s = f.score();
         CHECK(s.max == 14);  // the same maximum for everyone
         const ScoreItem& sat = f.item(s, "correctness", "big", "two");
         INFO(sat.message);
@@ -220,23 +259,79 @@ TEST_CASE("a part the reference sits out of a case scores there as on the cases 
         CHECK(f.item(s, "correctness", "big", "one").points == 2);
     }
     SECTION("it failed a case it ran: nothing where it sat out") {
-        LabScore s = score_lab(f.plan, f.inputs);  // two is wrong on small (the fixture)
+        LabScore s = f.score();  // two is wrong on small (the fixture)
         CHECK(f.item(s, "correctness", "big", "two").points == 0);
         CHECK(f.item(s, "performance", "big", "two").points == 0);
     }
     SECTION("the reference runs are complete without an output or a time for the part sat out") {
         CHECK(reference_run_problem(f.dir / "reference/big", f.plan, false).find("no time for part one") != std::string::npos);
-        f.dir.write("timing/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\ttime_ms=1.0\n"
-                                                  "record=part\tpart=two\tstatus=skipped\tmessage=does not apply\n");
-        CHECK(reference_run_problem(f.dir / "timing/big", f.plan, false).empty());
+        f.dir.write("timing/t1/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\ttime_ms=1.0\n"
+                                                     "record=part\tpart=two\tstatus=skipped\tmessage=does not apply\n");
+        CHECK(reference_run_problem(f.dir / "timing/t1/big", f.plan, false).empty());
     }
     SECTION("a run that did not sit out as the reference did earns nothing there") {
         right_two();
         f.dir.write("lab/runs/big/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=2.0\n"
                                                           "record=part\tpart=two\tstatus=ran\toutput=one.out\ttime_ms=2.0\n");
-        LabScore s = score_lab(f.plan, f.inputs);
+        LabScore s = f.score();
         const ScoreItem& sat = f.item(s, "correctness", "big", "two");
         CHECK(sat.points == 0);
         CHECK(sat.message.find("the reference sits this case out (does not apply), but this run did not") == 0);
     }
+}
+
+TEST_CASE("a part's checked timed runs must each match the reference on their own inputs", "[grading][scoring]") {
+    Fixture f;
+    f.score();  // the honest evidence, completed
+    auto record = [&](const std::string& runs) {
+        f.dir.write("lab/runs/small/batch-1/out/results.tsv",
+                    "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=1\tchecked_runs=" + runs + "\n");
+    };
+    SECTION("honest: it passes") {
+        record("1");
+        CHECK(f.item(f.score(), "correctness", "small", "one").points == 1);
+    }
+    SECTION("a timed run that handed in an earlier result fails, naming the run") {
+        record("1");
+        f.dir.write_floats("reference/small/run1/out/one.out", {7, 8, 9}, {0.1, 0.1, 0.1});  // that run's own inputs' answer
+        LabScore s = f.score();
+        const ScoreItem& i = f.item(s, "correctness", "small", "one");
+        CHECK(i.points == 0);
+        CHECK(i.message.find("the checked run was right, but timed run 1 of 1 (inputs of its own) is wrong") == 0);
+    }
+    SECTION("a record that names no checked run, a run that is not a timed one, or too few, fails") {
+        for (std::string runs : {"", "0", "2", "1 1", "x"}) {
+            record(runs);
+            LabScore s = f.score();
+            const ScoreItem& i = f.item(s, "correctness", "small", "one");
+            INFO("checked_runs=" << runs);
+            CHECK(i.points == 0);
+            CHECK(i.message.find("its record does not name the 1 checked timed runs") == 0);
+        }
+    }
+    SECTION("a sampled reference compares only the elements it bounds") {
+        record("1");
+        double nan = std::nan("");
+        f.dir.write_floats("reference/small/run1/out/one.out", {1, 99, 3}, {0.1, nan, 0.1});
+        CHECK(f.item(f.score(), "correctness", "small", "one").points == 1);
+        f.dir.write_floats("lab/runs/small/batch-1/out/one.run1.out", {1, 2, 30});
+        CHECK(f.item(f.score(), "correctness", "small", "one").points == 0);
+    }
+    SECTION("a missing reference of a checked run is the grader's error") {
+        record("1");
+        std::filesystem::remove_all(f.dir / "reference/small/run1");
+        CHECK_THROWS_AS(score_lab(f.plan, f.inputs), std::runtime_error);
+    }
+}
+
+TEST_CASE("the reference time is the median of its timings through the run", "[grading][scoring]") {
+    Fixture f;
+    f.dir.write("timing/t2/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\ttime_ms=3.0\n"
+                                                 "record=part\tpart=two\tstatus=ran\ttime_ms=3.0\n");
+    f.dir.write("timing/t3/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\ttime_ms=2.0\n"
+                                                 "record=part\tpart=two\tstatus=ran\ttime_ms=2.0\n");
+    LabScore s = f.score();
+    const ScoreItem& perf = f.item(s, "performance", "big", "one");
+    CHECK(perf.reference_ms == 2.0);  // the median of 1, 3 and 2
+    CHECK(perf.ratio == 1.0);
 }

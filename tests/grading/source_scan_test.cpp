@@ -86,3 +86,49 @@ TEST_CASE(".incbin is found in string literals, also split ones", "[grading][sca
     CHECK_FALSE(has_incbin("int incbin = 1; const char* s = \"an .inc\"; const char* t = \"bin\";"));
     CHECK_FALSE(has_incbin("char q = '\"'; const char* s = \".inc\";  int bin;"));
 }
+
+TEST_CASE("the headers a translation unit included are read from its line markers", "[grading][scan]") {
+    std::string preprocessed = "# 1 \"labs/lab/a.cu\"\n# 1 \"<built-in>\" 1\n# 1 \"<command-line>\" 1\n"
+                               "# 1 \"/usr/local/cuda/include/cooperative_groups.h\" 1 3\nint x;\n"
+                               "#line 40 \"/usr/local/cuda/include/cooperative_groups/reduce.h\"\n"
+                               "# 7 \"labs/lab/a.cu\" 2\n";
+    CHECK(included_headers(preprocessed) == std::vector<std::string>{"labs/lab/a.cu", "/usr/local/cuda/include/cooperative_groups.h",
+                                                                     "/usr/local/cuda/include/cooperative_groups/reduce.h"});
+}
+
+TEST_CASE("a forbidden library reached under another name is found by the header it includes", "[grading][scan]") {
+    LabPlan plan = make_lab_plan(Manifest::parse("student_files = a.cu\nparts = max\n"
+                                                 "forbidden = cooperative_groups/reduce|cg::reduce\ncases = c\n"
+                                                 "case.c.args = --x\ncase.c.visibility = public\ncase.c.points = 1\n",
+                                                 "m"),
+                                 "lab");
+    // `namespace x = cooperative_groups;` and a call through x:: name nothing the pattern knows.
+    std::map<std::string, std::string> sources = {{"a.cu", "namespace x = cooperative_groups;\nint m = x::reduce(t, v, op);\n"}};
+    CHECK(find_forbidden(plan, sources, {}).empty());
+    CompiledFile compiled{{"labs/lab/a.cu", "/usr/local/cuda/include/cooperative_groups.h",
+                           "/usr/local/cuda/include/cooperative_groups/reduce.h"},
+                          ""};
+    std::vector<ForbiddenMatch> found = find_forbidden(plan, sources, {}, {{"a.cu", compiled}});
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].part == "*");
+    CHECK(found[0].where == "a.cu (includes /usr/local/cuda/include/cooperative_groups/reduce.h)");
+    // A header the pristine starter includes too is the lab's own business, never a match.
+    CHECK(find_forbidden(plan, sources, {}, {{"a.cu", compiled}}, {"/usr/local/cuda/include/cooperative_groups/reduce.h"}).empty());
+}
+
+TEST_CASE("a construct rule matches the compiled code, whatever the source's spelling", "[grading][scan]") {
+    LabPlan plan = make_lab_plan(Manifest::parse("student_files = a.cu\nparts = fw diameter\n"
+                                                 "part.diameter.forbidden_ptx = (atom|red)\\.[a-z0-9.]*max\n"
+                                                 "part.diameter.forbidden.reason = reduce in shared memory\ncases = c\n"
+                                                 "case.c.args = --x\ncase.c.visibility = public\ncase.c.points = 1\n",
+                                                 "m"),
+                                 "lab");
+    std::map<std::string, std::string> sources = {{"a.cu", "cuda::atomic_ref<int, cuda::thread_scope_device> r(*m);\nr.fetch_max(v);\n"}};
+    std::string ptx = ".visible .entry diameter(\n\tld.global.u32 %r1, [%rd1];\n\tatom.relaxed.gpu.global.max.s32 %r2, [%rd2], %r1;\n";
+    std::vector<ForbiddenMatch> found = find_forbidden(plan, sources, {}, {{"a.cu", CompiledFile{{}, ptx}}});
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].part == "diameter");
+    CHECK(found[0].where == "a.cu (compiled code, PTX line 3)");
+    CHECK(found[0].text == "atom.relaxed.gpu.global.max.s32 %r2, [%rd2], %r1;");
+    CHECK(find_forbidden(plan, sources, {}, {{"a.cu", CompiledFile{{}, "\tatom.global.add.u32 %r2, [%rd2], %r1;\n"}}}).empty());
+}
