@@ -1,16 +1,17 @@
-// Lab 6's CPU reference: each array's keys sorted on the CPU (std::sort), the answer every
-// correct part's keys must equal exactly. Only the keys: with equal keys the order of their
-// values is not unique (sorting networks are not stable), so the values are checked by the
-// driver's validator instead (lab6.hpp: validate_sort).
+// Lab 6's CPU reference: each array's (key, value) pairs sorted on the CPU by key in the
+// requested direction, equal keys by value ascending: the one form (lab6.hpp: graded_output) in
+// which every correct part's output must equal it exactly, whatever order its unstable sort left
+// equal keys' values in.
 #pragma once
 #include <cstdint>
 #include <vector>
 
-// keys: batch arrays of length each, one after another. Returns them with each array sorted,
-// ascending or descending.
-std::vector<uint32_t> sorted_keys(const std::vector<uint32_t>& keys, unsigned batch, unsigned length, bool ascending);
+// keys and values: batch arrays of length pairs each, one after another. Sorts each array's
+// pairs in place: by key, ascending or descending, then by value, ascending.
+void sort_pairs(std::vector<uint32_t>& keys, std::vector<uint32_t>& values, unsigned batch, unsigned length,
+                bool ascending);
 
 // The driver's way in (common/reference_hook.hpp), so that the grader's builds for submissions
 // can leave this file out.
-using SortedKeysFunction = std::vector<uint32_t>(const std::vector<uint32_t>& keys, unsigned batch, unsigned length,
-                                                 bool ascending);
+using SortPairsFunction = void(std::vector<uint32_t>& keys, std::vector<uint32_t>& values, unsigned batch,
+                               unsigned length, bool ascending);

@@ -6,7 +6,8 @@
 // values at the same positions. A value travels with its key: when two keys swap places, their
 // values swap too. Equal keys may end in any order. What is timed is everything between the
 // unsorted pairs in device memory and the sorted pairs in device memory (every launch of the
-// part); the driver puts the unsorted input back before every run, untimed.
+// part); before every run the driver puts that run's own unsorted pairs there, untimed (each
+// run sorts pairs drawn afresh).
 //
 // A part launches its kernels through `launch` instead of <<< >>>:
 //     launch(kernel, grid, block, dynamic_shared_bytes, kernel arguments...);
@@ -26,7 +27,7 @@ constexpr unsigned shared_size_limit = 1024;
 
 struct SortProblem {
     uint32_t* keys;    // batch x length keys in device memory, aligned to 256 bytes
-    uint32_t* values;  // their values (the driver's are the positions 0 .. length-1 of each array)
+    uint32_t* values;  // their values (the driver's are random 32-bit words: each must end beside its key)
     unsigned batch;    // >= 1
     unsigned length;   // a power of two, 1 <= length <= 2^26; batch x length <= 2^28
     bool ascending;    // --dir up: smallest key first; --dir down: largest first

@@ -3,11 +3,18 @@
 // where each part's memory kind puts them, and two yardsticks timed in the same run: the
 // trusted OpenMP i-k-j loop for every multiply, a pinned cudaMemcpy for the streaming part.
 // Options, checking, timing, tables and result files are the shared driver core's.
+//
+// Every run of a part multiplies matrices of its own (load_inputs): A and B drawn afresh from the
+// run's seed, input_seed(seed, index), where the part reads them: on the GPU for mapped, pinned
+// and managed memory (the GPU writes them through their device addresses, a few hundred
+// microseconds at N = 1024), on the host for the CPU parts' host memory (about 2 ms at
+// N = 1024). The streaming part's source is drawn the same way. The CPU parts and the OpenMP
+// yardstick run on exactly --threads CPUs (host_threads: the core pins them).
 #include <omp.h>
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -18,6 +25,7 @@
 #include "openmp_yardstick.hpp"
 #include "parts.hpp"
 #include "random_data.hpp"
+#include "random_fill.hpp"
 #include "reference/matmul_reference.hpp"
 #include "reference_hook.hpp"
 
@@ -79,7 +87,7 @@ public:
     ZeroCopyCase(const ArgParser& args, const DriverOptions& options)
         : n_(int(args.integer("n", 1, max_n))), tile_(int(args.integer("tile", 1, 1 << 20))),
           threads_(read_threads(args)), stream_count_(size_t(args.integer("stream", 1, 1ll << 32))),
-          seed_(options.seed), parts_(options.parts) {}
+          seed_(options.seed), sample_seed_(options.sample_seed), parts_(options.parts) {}
 
     static int read_threads(const ArgParser& args) {
         if (args.text("threads") == "all") return omp_get_num_procs();
@@ -92,27 +100,19 @@ public:
         // (num_threads), or it runs serially and its time shows it did not.
         omp_set_num_threads(1);
         const size_t count = size_t(n_) * n_;
-        SeededRandom random(seed_);  // entries uniform in [-1, 1): A first, then B
-        A_.resize(count);
-        B_.resize(count);
-        for (float& a : A_) a = random.uniform(-1, 1);
-        for (float& b : B_) b = random.uniform(-1, 1);
+        A_.assign(count, 0.0f);  // load_inputs draws every run's entries
+        B_.assign(count, 0.0f);
         C_host_.assign(count, 0.0f);
         C_openmp_.assign(count, 0.0f);
         if (!gpu) return;  // the CPU parts alone (no GPU here)
 
         require_device_memory((3 * count + stream_count_) * sizeof(float));
-        const size_t bytes = count * sizeof(float);
         if (uses(Memory::device_copies)) {
             hA_ = pinned(count), hB_ = pinned(count), hC_ = pinned(count);
-            std::memcpy(hA_.get(), A_.data(), bytes);
-            std::memcpy(hB_.get(), B_.data(), bytes);
             dA_ = DeviceBuffer<float>(count), dB_ = DeviceBuffer<float>(count), dC_ = DeviceBuffer<float>(count);
         }
-        if (uses(Memory::mapped)) {
-            mapped_problem_ = allocate_mapped_matrices(count, bytes);
-        }
-        if (uses(Memory::managed)) allocate_managed_matrices(count, bytes);
+        if (uses(Memory::mapped)) mapped_problem_ = allocate_mapped_matrices(count);
+        if (uses(Memory::managed)) allocate_managed_matrices(count);
         // The streaming part's buffers: the yardstick (pinned copy) needs its own in every run.
         stream_pinned_ = pinned(stream_count_);
         for (size_t i = 0; i < stream_count_; ++i) stream_pinned_.get()[i] = float(i % 1000003) * 0.5f - 7.0f;
@@ -120,10 +120,8 @@ public:
         if (uses(Memory::stream)) {
             float* device = nullptr;
             stream_src_ = student_mapped(stream_count_, &device, "the streaming buffer", stream_error_);
-            if (stream_src_.get()) {
-                std::memcpy(stream_src_.get(), stream_pinned_.get(), stream_count_ * sizeof(float));
-                stream_src_device_ = device;
-            }
+            // load_inputs draws every run's source through it (not through memory that failed the check)
+            if (stream_src_.get() && stream_error_.empty()) stream_src_device_ = device;
         }
     }
 
@@ -137,6 +135,13 @@ public:
                 {"stream", std::to_string(stream_count_)}};
     }
     double work() const override { return 2.0 * n_ * double(n_) * n_; }
+    // The CPU parts and the OpenMP yardstick run on exactly this many CPUs (the core pins them).
+    int host_threads() const override { return threads_; }
+
+    std::vector<std::string> notes() const override {
+        return {"input  A and B drawn afresh for every run from its own seed, where the part reads them: on the GPU "
+                "into mapped, pinned and managed memory, on the host for the CPU parts; untimed"};
+    }
 
     PartRun part(const std::string& name) override {
         const ZeroCopyPart& p = zerocopy_part(name);
@@ -219,15 +224,49 @@ public:
         if (output == "stream") poison_on_stream(stream_dst_.get(), stream_count_, stream);
     }
 
-    // Every run starts with the managed matrices on the host, as every other part's inputs are:
-    // moving them is the managed part's work, timed. Untimed here, before the run.
-    void restore_inputs(cudaStream_t stream) override {
-        if (!managed_A_) return;
-        cudaMemLocation host{};
-        host.type = cudaMemLocationTypeHost;
-        const size_t bytes = size_t(n_) * n_ * sizeof(float);
-        CUDA_CHECK(cudaMemPrefetchAsync(managed_A_, bytes, host, 0, stream));
-        CUDA_CHECK(cudaMemPrefetchAsync(managed_B_, bytes, host, 0, stream));
+    // The inputs of run `index`, entries uniform in [-1, 1) (A first, then B; index 0's are the
+    // case's own, as before), drawn where this part reads them; the other kinds of memory hold
+    // none of this run's matrices. Untimed, before the run.
+    void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) override {
+        if (part != loaded_part_) clear_other_kinds(part, stream);
+        loaded_part_ = part;
+        if (part == "pinned_h2d") return;  // it copies a fixed pinned buffer: its time is all it gives
+        const uint64_t seed = input_seed(seed_, index);
+        const size_t count = size_t(n_) * n_;
+        // The copy parts' device matrices are garbage in every run: copying A and B in is their
+        // work, timed, and no other part may find this run's matrices on the device.
+        poison_on_stream(dA_.get(), dA_.count(), stream);
+        poison_on_stream(dB_.get(), dB_.count(), stream);
+        switch (memory_of(part)) {
+            case Memory::host:  // the host draws them: the GPU must not touch the CPU parts' data
+                fill_uniform_host(A_.data(), count, seed, 0, -1, 1);
+                fill_uniform_host(B_.data(), count, seed, count, -1, 1);
+                break;
+            case Memory::mapped:  // the GPU writes them through the mapping
+                if (mapped_dA_) fill_matrices(mapped_dA_, mapped_dB_, seed, stream);
+                break;
+            case Memory::device_copies:  // pinned host memory, written by the GPU through its address
+                if (hA_.get()) fill_matrices(hA_.get(), hB_.get(), seed, stream);
+                break;
+            case Memory::managed:
+                // Drawn where the pages are (the device, after the part's last run), then moved to
+                // the host: every run starts with them there, as every other part's inputs are, and
+                // moving them is the managed part's work, timed.
+                if (managed_A_) {
+                    const size_t bytes = count * sizeof(float);
+                    prefetch(managed_A_, bytes, device_location(), stream);
+                    prefetch(managed_B_, bytes, device_location(), stream);
+                    fill_matrices(managed_A_, managed_B_, seed, stream);
+                    cudaMemLocation host{};
+                    host.type = cudaMemLocationTypeHost;
+                    prefetch(managed_A_, bytes, host, stream);
+                    prefetch(managed_B_, bytes, host, stream);
+                }
+                break;
+            case Memory::stream:  // the source the streaming part reads, in mapped memory
+                if (stream_src_device_) fill_uniform(stream_src_device_, stream_count_, seed, 0, -1, 1, stream);
+                break;
+        }
     }
 
     OutputArray download(const std::string& output) override {
@@ -241,23 +280,27 @@ public:
     }
 
     bool full_reference_is_cheap() const override { return double(n_) * n_ * n_ <= full_check_macs; }
-    Reference reference(const std::string& output, bool full) override {
-        if (output == "stream") return stream_reference(full);
-        // Every C is the same product: computed once, whichever output asks first.
-        if (!matmul_reference_ || matmul_reference_full_ != full) {
-            matmul_reference_ = std::make_unique<Reference>();
-            Reference& r = *matmul_reference_;
-            MatmulReference m = ReferenceHook<MatmulReferenceFunction>::get()(A_.data(), B_.data(), n_, n_, n_, full,
-                                                                                seed_, r.positions);
-            r.how = full ? "every element"
-                         : std::to_string(r.positions.size()) +
-                               " elements (first and last rows and columns, and a random sample)";
-            r.value = std::move(m.value);
-            r.bound = std::move(m.bound);
-            r.bound_name = "gamma_n (|A||B|)_ij";
-            matmul_reference_full_ = full;
-        }
-        return *matmul_reference_;
+    Reference reference(const std::string& output, uint64_t index, bool full) override {
+        if (output == "stream") return stream_reference(index, full);
+        // Every C of a run is the same product: computed once per run and kind of check, whichever
+        // output asks first (the core checks the same runs of every part).
+        auto key = std::make_pair(index, full);
+        auto it = matmul_references_.find(key);
+        if (it != matmul_references_.end()) return it->second;
+        const uint64_t seed = input_seed(seed_, index);
+        const size_t count = size_t(n_) * n_;
+        std::vector<float> A(count), B(count);  // the run's entries, as load_inputs draws them
+        fill_uniform_host(A.data(), count, seed, 0, -1, 1);
+        fill_uniform_host(B.data(), count, seed, count, -1, 1);
+        Reference r;
+        MatmulReference m = ReferenceHook<MatmulReferenceFunction>::get()(A.data(), B.data(), n_, n_, n_, full,
+                                                                            sample_seed_, r.positions);
+        r.how = full ? "every element"
+                     : std::to_string(r.positions.size()) + " elements (first and last rows and columns, and a random sample)";
+        r.value = std::move(m.value);
+        r.bound = std::move(m.bound);
+        r.bound_name = "gamma_n (|A||B|)_ij";
+        return matmul_references_.emplace(key, std::move(r)).first->second;
     }
     std::string element_name(const std::string& output, size_t index) const override {
         if (output == "stream") return "dst[" + std::to_string(index) + "]";
@@ -265,6 +308,56 @@ public:
     }
 
 private:
+    // The kind of memory a part or yardstick reads its inputs from (pinned_h2d: its own, fixed).
+    static Memory memory_of(const std::string& name) {
+        if (name == "openmp") return Memory::host;
+        if (name == "pinned_h2d") return Memory::stream;
+        return zerocopy_part(name).memory;
+    }
+
+    // A then B of the run, on the GPU, through addresses a kernel can write (device, mapped,
+    // pinned or managed).
+    void fill_matrices(float* A, float* B, uint64_t seed, cudaStream_t stream) {
+        const size_t count = size_t(n_) * n_;
+        fill_uniform(A, count, seed, 0, -1, 1, stream);
+        fill_uniform(B, count, seed, count, -1, 1, stream);
+    }
+
+    static cudaMemLocation device_location() {
+        cudaMemLocation device{};
+        device.type = cudaMemLocationTypeDevice;
+        CUDA_CHECK(cudaGetDevice(&device.id));
+        return device;
+    }
+    static void prefetch(float* p, size_t bytes, cudaMemLocation where, cudaStream_t stream) {
+        CUDA_CHECK(cudaMemPrefetchAsync(p, bytes, where, 0, stream));
+    }
+
+    // When a new part (or yardstick) starts, every matrix of the other kinds of memory is made
+    // garbage: an earlier part's last run left there the inputs, or the product, of a run this
+    // part is about to make (every part's runs have the same indices), which would spare this
+    // part its work or its transfers. Its own output is poisoned before each run (poison()).
+    void clear_other_kinds(const std::string& part, cudaStream_t stream) {
+        const Memory kind = memory_of(part);
+        const size_t count = size_t(n_) * n_;
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        if (kind != Memory::host) {
+            for (std::vector<float>* m : {&A_, &B_}) std::fill(m->begin(), m->end(), nan);
+        }
+        if (part != "openmp") std::fill(C_openmp_.begin(), C_openmp_.end(), nan);
+        if (kind != Memory::host || part == "openmp") std::fill(C_host_.begin(), C_host_.end(), nan);
+        if (kind != Memory::mapped)
+            for (float* m : {mapped_dA_, mapped_dB_, mapped_problem_.C}) poison_on_stream(m, count, stream);
+        if (kind != Memory::device_copies)
+            for (float* m : {hA_.get(), hB_.get(), hC_.get(), dC_.get()}) poison_on_stream(m, count, stream);
+        if (kind != Memory::managed)
+            for (float* m : {managed_A_, managed_B_, managed_C_}) poison_on_stream(m, count, stream);
+        if (kind != Memory::stream) {
+            poison_on_stream(stream_src_device_, stream_count_, stream);
+            poison_on_stream(stream_dst_.get(), stream_dst_.count(), stream);
+        }
+    }
+
     bool uses(Memory memory) const {
         for (const std::string& name : parts_)
             if (zerocopy_part(name).memory == memory) return true;
@@ -296,21 +389,20 @@ private:
         return memory;
     }
 
-    GpuMatmul allocate_mapped_matrices(size_t count, size_t bytes) {
+    GpuMatmul allocate_mapped_matrices(size_t count) {
         float *dA = nullptr, *dB = nullptr, *dC = nullptr;
         mapped_A_ = student_mapped(count, &dA, "A", mapped_error_);
         mapped_B_ = student_mapped(count, &dB, "B", mapped_error_);
         mapped_C_ = student_mapped(count, &dC, "C", mapped_error_);
-        if (!mapped_A_.get() || !mapped_B_.get() || !mapped_C_.get()) {
+        if (!mapped_A_.get() || !mapped_B_.get() || !mapped_C_.get() || !mapped_error_.empty()) {
             mapped_A_ = {};  // any one missing: the parts are not implemented
             return {};
         }
-        std::memcpy(mapped_A_.get(), A_.data(), bytes);
-        std::memcpy(mapped_B_.get(), B_.data(), bytes);
+        mapped_dA_ = dA, mapped_dB_ = dB;  // load_inputs draws every run's A and B through them
         return GpuMatmul{dA, dB, dC, n_};
     }
 
-    void allocate_managed_matrices(size_t count, size_t bytes) {
+    void allocate_managed_matrices(size_t count) {
         float* p[3] = {};
         try {
             for (float*& q : p) q = alloc_managed(count);
@@ -326,23 +418,24 @@ private:
                 managed_error_ = "alloc_managed returned memory that is not managed memory (cudaMallocManaged)";
         }
         if (!managed_error_.empty()) return;
-        std::memcpy(p[0], A_.data(), bytes);
-        std::memcpy(p[1], B_.data(), bytes);
         managed_A_ = p[0], managed_B_ = p[1], managed_C_ = p[2];
     }
 
-    // A copy is exact: the reference is the source, bound 0.
-    Reference stream_reference(bool full) {
+    // A copy is exact: the reference is run `index`'s source, bound 0. Each element is drawn on
+    // its own (splitmix_at), so a sample costs only its own elements.
+    Reference stream_reference(uint64_t index, bool full) {
         Reference r;
-        const float* src = stream_pinned_.get();
+        const uint64_t seed = input_seed(seed_, index);
         if (full) {
-            r.value.assign(src, src + stream_count_);
+            std::vector<float> src(stream_count_);
+            fill_uniform_host(src.data(), stream_count_, seed, 0, -1, 1);
+            r.value.assign(src.begin(), src.end());
             r.how = "every element";
         } else {
-            SeededRandom random(seed_);
+            SeededRandom random(sample_seed_);
             for (size_t i = 0; i < stream_count_; i += 1 + size_t(random.integer(0, 4095))) r.positions.push_back(i);
             if (r.positions.back() != stream_count_ - 1) r.positions.push_back(stream_count_ - 1);
-            for (size_t i : r.positions) r.value.push_back(src[i]);
+            for (size_t i : r.positions) r.value.push_back(uniform_from_bits(splitmix_at(seed, i), -1, 1));
             r.how = std::to_string(r.positions.size()) + " elements (a random sample and the last)";
         }
         r.bound.assign(r.value.size(), 0.0);
@@ -352,22 +445,23 @@ private:
 
     int n_, tile_, threads_;
     size_t stream_count_;
-    uint64_t seed_;
+    uint64_t seed_, sample_seed_;
     std::vector<std::string> parts_;
+    std::string loaded_part_;  // the part whose inputs load_inputs put in place last
     cudaStream_t stream_ = nullptr;
     std::vector<float> A_, B_, C_host_, C_openmp_;
     HostMemory hA_, hB_, hC_;
     DeviceBuffer<float> dA_, dB_, dC_;
     HostMemory mapped_A_, mapped_B_, mapped_C_;
     GpuMatmul mapped_problem_{};
+    float *mapped_dA_ = nullptr, *mapped_dB_ = nullptr;  // device addresses of mapped A and B
     std::string mapped_error_, managed_error_, stream_error_;
     std::vector<std::unique_ptr<void, cudaError_t (*)(void*)>> managed_memory_;
     float *managed_A_ = nullptr, *managed_B_ = nullptr, *managed_C_ = nullptr;
     HostMemory stream_pinned_, stream_src_;
     float* stream_src_device_ = nullptr;
     DeviceBuffer<float> stream_dst_;
-    std::unique_ptr<Reference> matmul_reference_;
-    bool matmul_reference_full_ = false;
+    std::map<std::pair<uint64_t, bool>, Reference> matmul_references_;  // by run index and full
 };
 
 LabInfo lab7() {

@@ -4,8 +4,8 @@
 //
 // Every matmul part computes C = A * B for N x N row-major float matrices: element (row, col)
 // of A at A[row * n + col]. Any n >= 1 must work, including sizes that are not multiples of
-// the tile. The driver makes A and B, checks C and times every part; where the matrices live
-// differs from part to part, and that difference is the lesson.
+// the tile. The driver makes A and B (new ones for every run, untimed), checks C and times every
+// part; where the matrices live differs from part to part, and that difference is the lesson.
 //
 // GPU parts launch their kernels through `launch` instead of <<< >>>:
 //     launch(kernel, grid, block, dynamic_shared_bytes, kernel arguments...);
@@ -24,7 +24,8 @@ struct HostMatmul {
     const float* B;  // host memory, n x n
     float* C;        // host memory, n x n; its old contents are garbage (NaN), overwrite them
     int n;
-    int threads;     // OpenMP threads to use: --threads (default: every core)
+    int threads;     // OpenMP threads to use: --threads (default: every core); the driver runs
+                     // the part on exactly that many CPUs, so more threads buy nothing
 };
 void matmul_cpu_ijk(const HostMatmul& p, Launcher& launch);  // loops i, j, k
 void matmul_cpu_ikj(const HostMatmul& p, Launcher& launch);  // loops i, k, j

@@ -60,8 +60,8 @@ __device__ __forceinline__ bool bitonic_up(unsigned e, unsigned size, unsigned l
 //  - a direction is computed once per size, not per step: for sizes up to 32 it is the same for
 //    a thread's 4 pairs, from 128 up it is the same for all of them too;
 //  - a shuffled pair keeps the smaller or the larger of the two words with one 64-bit compare:
-//    the words (key << 32 | value) of one array are all different (the values are positions),
-//    and two equal words are the same pair, so either may be kept.
+//    two equal words (key << 32 | value) are the same pair, key and value, so either may be
+//    kept.
 // Element e of the tile's 1024 (0 <= e < 1024) is in register j = (e % 128) / 32 of lane e % 32
 // of warp e / 128.
 struct TileRegisters {

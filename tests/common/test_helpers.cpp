@@ -86,6 +86,21 @@ TEST_CASE("seeded data is reproducible, seed-dependent, in range and not constan
     CHECK(r.next() == 0x910a2dec89025cc1ull);
 }
 
+TEST_CASE("fill_uniform_host draws what SeededRandom draws, from any offset", "[data]") {
+    // Lab 7's CPU parts get every run's matrices this way: A from draw 0, B from draw n^2.
+    SeededRandom r(77);
+    std::vector<float> sequential(1000);
+    for (float& x : sequential) x = r.uniform(-1, 1);
+    std::vector<float> a(600), b(400);
+    fill_uniform_host(a.data(), a.size(), 77, 0, -1, 1);
+    fill_uniform_host(b.data(), b.size(), 77, 600, -1, 1);
+    CHECK(std::equal(a.begin(), a.end(), sequential.begin()));
+    CHECK(std::equal(b.begin(), b.end(), sequential.begin() + 600));
+    std::vector<float> other(600);
+    fill_uniform_host(other.data(), other.size(), 78, 0, -1, 1);
+    CHECK(other != a);
+}
+
 TEST_CASE("compare_values: allowance, NaN, infinities and the first mismatches", "[compare]") {
     double want[] = {1.0, 2.0, 3.0, INFINITY, 5.0};
     double allowed[] = {0.1, 0.1, 0.1, 0.0, 0.1};

@@ -2,9 +2,9 @@
 // (the register steps alone), 128 .. 1024 (the shared-memory steps), 2048 (the first global
 // step), 4096 .. 2^20 (one, two and three strides a global pass, then several passes); batches
 // of 1, a few (a last, partial tile) and many; both directions; keys with many ties and keys over
-// the whole 32-bit range. Each run twice from the restored input, checked by the driver's
-// validator. Then the driver itself: repetitions restore the input, the one-block parts sit out
-// above 1024 pairs with their reason, CUB and Thrust agree.
+// the whole 32-bit range. Each run twice from the same input, checked by the driver's validator.
+// Then the driver itself: the GPU draws exactly the host's pairs, every run sorts pairs of its
+// own, the one-block parts sit out above 1024 pairs with their reason, CUB and Thrust agree.
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -17,6 +17,7 @@
 #include "gpu.hpp"
 #include "lab6.hpp"
 #include "lab_main.hpp"
+#include "random_data.hpp"
 
 namespace {
 
@@ -63,7 +64,7 @@ TEST_CASE("every part of the solution sorts every awkward case exactly", "[gpu][
                     for (int repetition = 0; repetition < 2; ++repetition) {
                         Run r = run_once(part, in, c.batch, c.length, up);
                         CHECK(r.launches > 0);
-                        SortVerdict v = validate_sort(in.keys, r.keys, r.values, c.batch, c.length, up);
+                        SortVerdict v = validate_sort(in.keys, in.values, r.keys, r.values, c.batch, c.length, up);
                         INFO(v.message);
                         CHECK(v.ok);
                     }
@@ -80,7 +81,27 @@ TEST_CASE("the reference's bitonic merges three strides a global pass", "[gpu][l
     CHECK(run_once(sort_part("oddeven"), in, 1, 1 << 20, true).launches == 1 + 155);
 }
 
-TEST_CASE("the driver restores the input between repetitions; CUB and Thrust agree", "[gpu][lab6]") {
+TEST_CASE("the GPU draws the pairs sort_input draws on the host, float keys too", "[gpu][lab6]") {
+    struct Draw {
+        unsigned batch, length;
+        uint64_t key_range, seed;
+    };
+    for (const Draw& d : {Draw{1, 1, 65536, 1}, Draw{3, 1024, 16, 604}, Draw{5, 4096, uint64_t(1) << 32, 7},
+                          Draw{1, 1 << 20, 65536, input_seed(610, 17)}}) {
+        INFO("batch " << d.batch << ", length " << d.length << ", keys below " << d.key_range << ", seed " << d.seed);
+        const size_t n = size_t(d.batch) * d.length;
+        DeviceBuffer<uint32_t> keys(n), values(n);
+        DeviceBuffer<float> float_keys(n);
+        draw_sort_input(keys.get(), values.get(), float_keys.get(), d.batch, d.length, d.key_range, d.seed, gpu().stream);
+        REQUIRE(cudaStreamSynchronize(gpu().stream) == cudaSuccess);
+        SortInput in = sort_input(d.batch, d.length, d.key_range, d.seed);
+        CHECK(keys.download() == in.keys);
+        CHECK(values.download() == in.values);
+        CHECK(float_keys.download() == std::vector<float>(in.keys.begin(), in.keys.end()));
+    }
+}
+
+TEST_CASE("the driver sorts fresh pairs in every run and checks the kept ones; CUB and Thrust agree", "[gpu][lab6]") {
     for (const char* dir : {"up", "down"}) {
         INFO("--dir " << dir);
         CHECK(run_driver({"--length", "4096", "--batch", "5", "--dir", dir, "--reps", "4", "--warmup", "2", "--check",

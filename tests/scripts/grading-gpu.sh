@@ -73,6 +73,22 @@ sum_of() {  # sum_of FILE KIND PART CASE FIELD(points|max)
 full() { [[ $(sum_of "$1" "$2" "$3" "$4" points) == "$(sum_of "$1" "$2" "$3" "$4" max)" ]]; }
 lost() { [[ $(sum_of "$1" "$2" "$3" "$4" points) != "$(sum_of "$1" "$2" "$3" "$4" max)" ]]; }
 message_of() { items "$1" | awk -F'|' -v p="$2" -v c="$3" '$1 == "correctness" && $2 == p && $3 == c { print $7 }'; }
+# The smallest ratio of the part's time to the reference's over its performance items, "none"
+# when no item has both times (perf_no_gain).
+least_ratio() {
+    awk -F'\t' -v p="$2" '{
+        delete f
+        for (i = 1; i <= NF; i++) { eq = index($i, "="); f[substr($i, 1, eq - 1)] = substr($i, eq + 1) }
+        if (f["record"] == "item" && f["kind"] == "performance" && f["part"] == p && f["student_ms"] + 0 > 0 && f["reference_ms"] + 0 > 0) {
+            r = f["student_ms"] / f["reference_ms"]
+            if (least == "" || r < least) least = r
+        }
+    } END { print (least == "" ? "none" : least) }' "$1"
+}
+# perf_no_gain: a part given more threads than --threads' CPUs gains nothing, so it took at least
+# this share of the reference's time (honest CPU loops took 0.91-1.51x in one grading run; lab 7's
+# all-cores variant, unpinned, 0.21-0.36x).
+NO_GAIN_RATIO=0.75
 # A message saying the time limit stopped the part on this case, not that it was not run
 # because the time limit stopped it on earlier ones (grading/lib/runs.sh, RETIRE_AFTER).
 stopped_there() { [[ $1 == *"time limit"* && $1 != "not run: "* ]]; }
@@ -121,6 +137,7 @@ check_lab() {
         fi
         local must_fail=" $(expect_value "$expect" must_fail) " may_fail=" $(expect_value "$expect" may_fail) "
         local perf_zero=" $(expect_value "$expect" perf_zero) " perf_loses=" $(expect_value "$expect" perf_loses) " part c tool
+        local perf_no_gain=" $(expect_value "$expect" perf_no_gain) "
         for part in "${parts[@]}"; do
             if [[ $must_fail == *" $part "* ]]; then
                 check "$name: $part loses correctness points" lost "$score" correctness "$part" ""
@@ -146,6 +163,12 @@ check_lab() {
                 check "$name: $part keeps every correctness point" full "$score" correctness "$part" ""
                 check "$name: $part loses performance points ($(sum_of "$score" performance "$part" "" points) of $(sum_of "$score" performance "$part" "" max))" \
                     lost "$score" performance "$part" ""
+            elif [[ $perf_no_gain == *" $part "* ]]; then
+                local least
+                least=$(least_ratio "$score" "$part")
+                check "$name: $part keeps every correctness point" full "$score" correctness "$part" ""
+                check "$name: $part gains nothing: its time is at least $NO_GAIN_RATIO of the reference's on every performance case (least $least)" \
+                    awk -v r="$least" -v min="$NO_GAIN_RATIO" 'BEGIN { exit !(r != "none" && r + 0 >= min + 0) }'
             elif [[ $may_fail != *" $part "* ]]; then
                 check "$name: $part keeps every correctness point" full "$score" correctness "$part" ""
                 check "$name: $part keeps every performance point" full "$score" performance "$part" ""

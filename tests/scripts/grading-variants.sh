@@ -12,7 +12,7 @@ work=$(mktemp -d /tmp/grading-variants-test.XXXXXX)
 trap 'rm -rf -- "$work"' EXIT
 count=0
 
-known_keys=" bug source full_marks no_correctness note_has must_fail may_fail perf_zero perf_loses sanitizer_errors "
+known_keys=" bug source full_marks no_correctness note_has must_fail may_fail perf_zero perf_loses perf_no_gain sanitizer_errors "
 for lab in $(variant_labs); do
     parts=" $(manifest_get "$lab" parts) " cases=" $(manifest_get "$lab" cases) " tools=" $(manifest_get "$lab" sanitize.tools) "
     for variant in $(variant_names "$lab"); do
@@ -34,7 +34,7 @@ for lab in $(variant_labs); do
             [[ $key == *.* ]] && [[ $parts != *" ${key#*.} "* ]] && fail "$lab $variant: '$key' names no part of $lab"
             value=$(manifest_value "$expect" "$key")
             case $base in
-                must_fail | may_fail | perf_zero | perf_loses) for p in $value; do [[ $parts == *" $p "* ]] || fail "$lab $variant: $key names '$p', no part of $lab"; done ;;
+                must_fail | may_fail | perf_zero | perf_loses | perf_no_gain) for p in $value; do [[ $parts == *" $p "* ]] || fail "$lab $variant: $key names '$p', no part of $lab"; done ;;
                 fails_on | passes_on | stopped | retired) for c in $value; do [[ $cases == *" $c "* ]] || fail "$lab $variant: $key names '$c', no case of $lab"; done ;;
                 sanitizer_errors) for t in $value; do [[ $tools == *" $t "* ]] || fail "$lab $variant: $key names '$t', not in sanitize.tools"; done ;;
             esac
