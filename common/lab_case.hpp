@@ -62,7 +62,9 @@ struct PartRun {
     // Where one case holds parts of different kinds (lab2: multiplies and a transpose), a part
     // names its own metric (a csv_name of LabInfo::metrics; "": the first), the work it does
     // in that metric's units (0: the case's work()) and the yardstick its "%" compares with
-    // (a name of LabInfo::yardsticks; "": the first).
+    // (a name of LabInfo::yardsticks; "": the first). Several names, separated by spaces: the
+    // fastest of them in the same run (lab2's transpose: a cudaMemcpy2D and a copy kernel,
+    // whichever moves the matrix faster on this GPU).
     std::string metric;
     double work = 0;
     std::string yardstick;

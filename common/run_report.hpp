@@ -29,7 +29,7 @@ struct PartRow {
     double median_ms = 0, q1_ms = 0, q3_ms = 0;
     std::string metric;     // PartRun::metric: "" for the lab's first
     double work = 0;        // in that metric's units
-    std::string yardstick;  // PartRun::yardstick: "" for the lab's first
+    std::string yardstick;  // PartRun::yardstick: "" for the lab's first; several: the fastest
     double floor_ms = 0;    // the part's work at the GPU's peak rate (0: no bound, or no GPU)
     std::string host_cpus;  // a part timed on the host: the CPUs it was pinned to
     double cpu_ms = 0;      // a part timed on the host: CPU time per timed run, every thread

@@ -1,10 +1,13 @@
 // Lab 2 trusted driver: only what is about pitched matrices. Seeded A (M x K), B (K x N) and
-// A transposed; the device matrices allocated by the student's allocate_device_matrix (plain
-// and pitched) and filled by the driver with cudaMemcpy2D, so a kernel part never depends on
-// the student's copies; the copies part times the student's host side on its own. References:
-// the shared matmul reference (common/reference/) for C, exact ones for the transpose and the
-// copies. Yardsticks: cuBLAS for the multiplies, a device-to-device cudaMemcpy2D for the
-// transpose (the most a pass over the matrix can move).
+// A transposed, drawn afresh on the GPU for every run of a part (load_inputs); the device
+// matrices allocated by the student's allocate_device_matrix (plain and pitched, each pitched
+// one checked against the pitch cudaMallocPitch gives) and filled by the driver, so a kernel
+// part never depends on the student's copies; the copies part times the student's host side
+// on its own. References: the shared matmul reference (common/reference/) for C, exact ones
+// for the transpose and the copies. Yardsticks: cuBLAS for the multiplies, the faster of a
+// device-to-device cudaMemcpy2D and a copy kernel for the transpose (one pass over the
+// matrix), flat pinned cudaMemcpy for the copies.
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -16,6 +19,7 @@
 #include "lab_main.hpp"
 #include "pitched.h"
 #include "random_data.hpp"
+#include "random_fill.hpp"
 #include "reference/matmul_reference.hpp"
 #include "reference_hook.hpp"
 #include "table.hpp"
@@ -59,6 +63,16 @@ struct StudentMatrix {
 
 std::string dims(int rows, int cols) { return std::to_string(rows) + " x " + std::to_string(cols); }
 
+// The pitch cudaMallocPitch chooses for rows of `row_bytes` on this GPU: asked once for the
+// same width and height, then freed.
+size_t pitch_cudaMallocPitch_gives(size_t row_bytes, size_t rows) {
+    void* probe = nullptr;
+    size_t pitch = 0;
+    CUDA_CHECK(cudaMallocPitch(&probe, &pitch, row_bytes, rows));
+    CUDA_CHECK(cudaFree(probe));
+    return pitch;
+}
+
 StudentMatrix allocate_checked(const char* name, int rows, int cols, bool pitched) {
     StudentMatrix s;
     s.m = allocate_device_matrix(rows, cols, pitched);
@@ -78,14 +92,35 @@ StudentMatrix allocate_checked(const char* name, int rows, int cols, bool pitche
     } else if (!pitched && s.m.pitch != row_bytes) {
         s.problem = "allocate_device_matrix(pitched = false) returned a pitch of " + std::to_string(s.m.pitch) +
                     " bytes: a plain allocation is dense, pitch = " + std::to_string(row_bytes);
+    } else if (pitched) {
+        // The lesson is the pitch the runtime chooses: a pitched matrix that comes back dense
+        // (pitch = one row) would let kernels that ignore the pitch pass.
+        const size_t expected = pitch_cudaMallocPitch_gives(row_bytes, size_t(rows));
+        if (s.m.pitch != expected)
+            s.problem = "allocate_device_matrix(pitched = true) returned a " + what + " with a pitch of " +
+                        std::to_string(s.m.pitch) + " bytes, but cudaMallocPitch gives " + std::to_string(expected) +
+                        " bytes for rows of " + std::to_string(row_bytes) + ": a pitched matrix comes from cudaMallocPitch";
     }
     return s;
 }
 
-void upload(const StudentMatrix& d, const std::vector<float>& host) {
-    if (!d.implemented() || !d.problem.empty()) return;
-    CUDA_CHECK(cudaMemcpy2D(d.m.ptr, d.m.pitch, host.data(), d.m.xsize * sizeof(float), d.m.xsize * sizeof(float),
-                            d.m.ysize, cudaMemcpyHostToDevice));
+// At (K x M) of the A (M x K) that fill_uniform draws: At[k][i] = A[i][k], the draw at position
+// offset + i K + k, written row by row of At (coalesced).
+__global__ void fill_transposed_kernel(float* at, size_t pitch_bytes, int M, int K, uint64_t seed, uint64_t offset) {
+    const size_t count = size_t(K) * M;
+    for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < count; e += size_t(gridDim.x) * blockDim.x) {
+        const size_t k = e / M, i = e % M;
+        float* row = reinterpret_cast<float*>(reinterpret_cast<char*>(at) + k * pitch_bytes);
+        row[i] = uniform_from_bits(splitmix_at(seed, offset + i * K + k), -1, 1);
+    }
+}
+
+void fill_transposed(const cudaPitchedPtr& at, int M, int K, uint64_t seed, uint64_t offset, cudaStream_t stream) {
+    constexpr unsigned threads = 256;
+    const size_t blocks = std::min<size_t>((size_t(K) * M + threads - 1) / threads, 65535);
+    fill_transposed_kernel<<<unsigned(std::max<size_t>(blocks, 1)), threads, 0, stream>>>(static_cast<float*>(at.ptr),
+                                                                                         at.pitch, M, K, seed, offset);
+    CUDA_CHECK_LAUNCH();
 }
 
 std::vector<float> download(const cudaPitchedPtr& d) {
@@ -104,7 +139,8 @@ public:
     PitchedCase(const ArgParser& args, const DriverOptions& options)
         : M_(int(args.integer("m", 1, max_side))), N_(int(args.integer("n", 1, max_side))),
           K_(int(args.integer("k", 1, max_side))), bw_(int(args.integer("block-width", 1, 1024))),
-          bh_(int(args.integer("block-height", 1, 1024))), seed_(options.seed) {
+          bh_(int(args.integer("block-height", 1, 1024))), seed_(options.seed), sample_seed_(options.sample_seed),
+          yardsticks_timed_(!options.no_yardstick) {
         for (auto [name, count] : {std::pair<const char*, long long>{"A (M x K)", 1ll * M_ * K_},
                                    {"B (K x N)", 1ll * K_ * N_}, {"C (M x N)", 1ll * M_ * N_}})
             if (count > (1ll << 31) - 1)
@@ -120,41 +156,58 @@ public:
     void setup(const GpuInfo*, cudaStream_t stream) override {
         stream_ = stream;
         size_t a = size_t(M_) * K_, b = size_t(K_) * N_, c = size_t(M_) * N_;
-        // Student plain and pitched A, B, C, At, T, X; trusted cuBLAS A, B, C and the copy pair.
-        require_device_memory((3 * (a + b + c) + 4 * a + 2 * a) * sizeof(float) + 6 * size_t(M_ + K_ + N_) * 512);
-        SeededRandom random(seed_);  // entries uniform in [-1, 1): A first, then B
-        A_.resize(a);
-        B_.resize(b);
-        for (float& x : A_) x = random.uniform(-1, 1);
-        for (float& x : B_) x = random.uniform(-1, 1);
-        At_host_.resize(a);
-        for (int i = 0; i < M_; ++i)
-            for (int k = 0; k < K_; ++k) At_host_[size_t(k) * M_ + i] = A_[size_t(i) * K_ + k];
-
+        // Student plain and pitched A, B, C, At, T, X; trusted cuBLAS A, B, C and the copy pair;
+        // the largest of the pitch probes (allocate_checked) for a moment.
+        require_device_memory((3 * (a + b + c) + 4 * a + 2 * a + std::max({a, b, c})) * sizeof(float) +
+                              7 * size_t(M_ + K_ + N_) * 512);
+        // The inputs are drawn by load_inputs before every run; nothing holds data until then.
         for (bool pitched : {false, true}) {
             Operands& o = pitched ? pitched_ : plain_;
             o.A = allocate_checked("A", M_, K_, pitched);
             o.B = allocate_checked("B", K_, N_, pitched);
             o.C = allocate_checked("C", M_, N_, pitched);
-            upload(o.A, A_);
-            upload(o.B, B_);
         }
         At_ = allocate_checked("At", K_, M_, true);
-        upload(At_, At_host_);
         T_ = allocate_checked("T", K_, M_, true);
         X_ = allocate_checked("X", M_, K_, true);
         copy_source_ = PinnedFloats(a);
         copy_result_ = PinnedFloats(a);
-        std::memcpy(copy_source_.get(), A_.data(), a * sizeof(float));
-
         dA_ = DeviceBuffer<float>(a);
         dB_ = DeviceBuffer<float>(b);
         dC_ = DeviceBuffer<float>(c);
-        dA_.upload(A_);
-        dB_.upload(B_);
         copy_from_ = DeviceBuffer<float>::pitched(K_, M_);
         copy_to_ = DeviceBuffer<float>::pitched(K_, M_);
-        copy_from_.upload(A_);
+    }
+
+    // Run `index`'s A and B (entries uniform in [-1, 1): A first, then B, as SeededRandom draws
+    // them), drawn on the GPU into the part's own operands. Then nothing else the process holds
+    // may be the part's answer, or a copy away from it: A transposed (At, naive_at's input) is
+    // the transpose's answer, and A anywhere on the GPU is the copies part's.
+    void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) override {
+        const uint64_t seed = input_seed(seed_, index), b_offset = uint64_t(M_) * K_;
+        if (part != "naive_at") fill(At_, stream);
+        if (part == "copies" || part == "memcpy") {
+            // A on the host, pinned, drawn through cuBLAS's A and cleared there again: the copies
+            // part must move it over the bus itself.
+            fill_uniform(dA_.get(), dA_.count(), seed, 0, -1, 1, stream);
+            CUDA_CHECK(cudaMemcpyAsync(copy_source_.get(), dA_.get(), dA_.count() * sizeof(float), cudaMemcpyDeviceToHost,
+                                       stream));
+            for (DeviceBuffer<float>* d : {&dA_, &copy_from_, &copy_to_}) d->fill_bytes(0xFF, stream);
+            for (const StudentMatrix* s : {&plain_.A, &pitched_.A}) fill(*s, stream);
+        } else if (part == "cublas") {
+            fill_uniform(dA_.get(), dA_.count(), seed, 0, -1, 1, stream);
+            fill_uniform(dB_.get(), dB_.count(), seed, b_offset, -1, 1, stream);
+        } else if (part == "copy2d" || part == "copykernel") {
+            fill_uniform_pitched(copy_from_.get(), copy_from_.pitch_bytes(), size_t(K_), size_t(M_), seed, 0, -1, 1, stream);
+        } else if (part == "naive_at") {
+            if (usable(At_)) fill_transposed(At_.m, M_, K_, seed, 0, stream);
+            fill(pitched_.A, stream);  // m.A is not naive_at's to read: garbage, so a part that reads it fails
+            draw(pitched_.B, seed, b_offset, stream);
+        } else {  // the multiplies on A as is, and the transpose (which reads pitched A only)
+            Operands& o = part.rfind("plain_", 0) == 0 ? plain_ : pitched_;
+            draw(o.A, seed, 0, stream);
+            if (part != "transpose") draw(o.B, seed, b_offset, stream);
+        }
     }
 
     std::string describe() const override {
@@ -207,7 +260,10 @@ public:
             run.output = "T";
             run.metric = "gbps";
             run.work = pass_bytes();
-            run.yardstick = "copy2d";
+            // The faster of the two copies of this run: on an H100 or H200 the copy kernel moves
+            // about twice what a device-to-device cudaMemcpy2D does (the handout, section 10).
+            run.yardstick = "copy2d copykernel";
+            if (yardsticks_timed_) run.note = [](const PartResult&) { return "(% of the faster copy)"; };
             run.config = {"32", "8"};
             run.run = [this](Launcher& launch) {
                 if (ready({&T_, &pitched_.A})) transpose(T_.m, pitched_.A.m, launch);
@@ -309,19 +365,31 @@ public:
     }
 
     bool full_reference_is_cheap() const override { return double(M_) * N_ * K_ <= full_check_macs; }
-    Reference reference(const std::string& output, bool full) override {
+    Reference reference(const std::string& output, uint64_t index, bool full) override {
+        // Run `index`'s A (and B), drawn on the host as the GPU drew them; A transposed only here,
+        // for a moment, never kept while a part runs.
+        SeededRandom random(input_seed(seed_, index));
+        std::vector<float> A(size_t(M_) * K_);
+        for (float& x : A) x = random.uniform(-1, 1);
         Reference r;
         if (output == "T" || output == "A") {  // exact: a copy or a transpose moves floats unchanged
-            const std::vector<float>& expected = output == "T" ? At_host_ : A_;
-            r.value.assign(expected.begin(), expected.end());
-            if (output == "A") r.value.insert(r.value.end(), expected.begin(), expected.end());
+            if (output == "T") {
+                r.value.resize(A.size());
+                for (int i = 0; i < M_; ++i)
+                    for (int k = 0; k < K_; ++k) r.value[size_t(k) * M_ + i] = A[size_t(i) * K_ + k];
+            } else {
+                r.value.assign(A.begin(), A.end());
+                r.value.insert(r.value.end(), A.begin(), A.end());
+            }
             r.bound.assign(r.value.size(), 0.0);
             r.how = "every element";
             r.bound_name = "0 (exact)";
             return r;
         }
-        MatmulReference m = ReferenceHook<MatmulReferenceFunction>::get()(A_.data(), B_.data(), M_, N_, K_, full, seed_,
-                                                                            r.positions);
+        std::vector<float> B(size_t(K_) * N_);
+        for (float& x : B) x = random.uniform(-1, 1);
+        MatmulReference m = ReferenceHook<MatmulReferenceFunction>::get()(A.data(), B.data(), M_, N_, K_, full,
+                                                                            sample_seed_, r.positions);
         r.how = full ? "every element"
                      : std::to_string(r.positions.size()) + " elements (first and last rows and columns, and a random sample)";
         r.value = std::move(m.value);
@@ -354,15 +422,21 @@ private:
             if (!s->problem.empty()) throw LaunchRefused(s->problem);
         return true;
     }
+    static bool usable(const StudentMatrix& s) { return s.implemented() && s.problem.empty(); }
+    // Garbage (all bits set: NaN) in every element of a student matrix the driver may use.
     static void fill(const StudentMatrix& s, cudaStream_t stream) {
-        if (s.implemented() && s.problem.empty())
-            CUDA_CHECK(cudaMemset2DAsync(s.m.ptr, s.m.pitch, 0xFF, s.m.xsize * sizeof(float), s.m.ysize, stream));
+        if (usable(s)) CUDA_CHECK(cudaMemset2DAsync(s.m.ptr, s.m.pitch, 0xFF, s.m.xsize * sizeof(float), s.m.ysize, stream));
+    }
+    // Seeded entries in [-1, 1): element i of the matrix (row-major) is the draw at offset + i.
+    static void draw(const StudentMatrix& s, uint64_t seed, uint64_t offset, cudaStream_t stream) {
+        if (usable(s))
+            fill_uniform_pitched(static_cast<float*>(s.m.ptr), s.m.pitch, s.m.xsize, s.m.ysize, seed, offset, -1, 1, stream);
     }
 
     int M_, N_, K_, bw_, bh_;
-    uint64_t seed_;
+    uint64_t seed_, sample_seed_;
+    bool yardsticks_timed_;
     cudaStream_t stream_ = nullptr;
-    std::vector<float> A_, B_, At_host_;
     Operands plain_, pitched_;
     StudentMatrix At_, T_, X_;
     const StudentMatrix* C_written_ = nullptr;  // the C the last matmul part wrote (null: cuBLAS's)
@@ -377,12 +451,14 @@ LabInfo lab2() {
     LabInfo lab;
     lab.name = LAB_NAME;
     lab.summary = "Runs the parts of pitched.cu on one case, checks them against a CPU reference and times them "
-                  "beside cuBLAS (multiplies) and a device-to-device cudaMemcpy2D (transpose, copies).";
+                  "beside cuBLAS (multiplies), the faster of a device-to-device cudaMemcpy2D and a copy kernel "
+                  "(transpose) and pinned cudaMemcpy (copies).";
     lab.parts = {"copies", "plain_naive", "pitched_naive", "naive_at", "plain_tiled", "pitched_tiled", "transpose"};
     lab.metrics = {{"GFLOP/s", "gflops", 1e9, Metric::Bound::fp32_flops}, {"GB/s", "gbps", 1e9, Metric::Bound::memory_bytes}};
-    // cuBLAS for the multiplies; a device-to-device cudaMemcpy2D for the transpose (the issue's
-    // goal), and a plain copy kernel beside it (on an H200 cudaMemcpy2D moves half of what a
-    // kernel does); flat pinned cudaMemcpy both ways for the copies part.
+    // cuBLAS for the multiplies; for the transpose the faster of a device-to-device
+    // cudaMemcpy2D and a plain copy kernel (on an H100 or H200 cudaMemcpy2D moves about half of
+    // what the kernel does, so the kernel is the one the transpose is held to there); flat
+    // pinned cudaMemcpy both ways for the copies part.
     lab.yardsticks = {{"cublas", "cuBLAS"},
                       {"copy2d", "cudaMemcpy2D device to device"},
                       {"copykernel", "a copy kernel"},

@@ -1,5 +1,6 @@
 // Lab 4 trusted driver: only what is about stencils. Seeded A (n + 4 floats), image and filter,
-// uniform in [-1, 1), so of mixed signs; the driver's own float B for the max part; the
+// uniform in [-1, 1), so of mixed signs: A, the image and the max's B (the driver's own float
+// stencil of A) drawn afresh on the GPU for every run of a part, the filter once per case; the
 // student's upload of the filter to constant memory (once per case, untimed); the CPU
 // references through their hooks (stencil_reference.hpp, left out of the grader's builds); and
 // the yardsticks, each timed in the same run and each moving the bytes of the parts it stands
@@ -17,6 +18,7 @@
 #include "lab4.hpp"
 #include "lab_main.hpp"
 #include "random_data.hpp"
+#include "random_fill.hpp"
 #include "reference_hook.hpp"
 #include "stencil.h"
 #include "stencil_reference.hpp"
@@ -38,6 +40,44 @@ std::vector<float> stencil_in_float(const std::vector<float>& A) {
 
 namespace {
 
+// B[i] = stencil_in_float of the A that fill_uniform draws from `seed` (A[j] the draw at
+// position j, uniform in [-1, 1)), each thread drawing its own five values. Every operation
+// rounded on its own, in stencil_in_float's order (no fused multiply-add), so B is the float
+// array the host loop gives.
+__global__ void max_input_kernel(float* B, size_t n, uint64_t seed) {
+    constexpr float c[5] = {stencil_coefficients[0], stencil_coefficients[1], stencil_coefficients[2],
+                            stencil_coefficients[3], stencil_coefficients[4]};
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+        float sum = 0;
+#pragma unroll
+        for (int k = 0; k < 5; ++k) {
+            const float a = uniform_from_bits(splitmix_at(seed, i + k), -1, 1);
+            sum = __fadd_rn(sum, __fmul_rn(c[k], __fmul_rn(a, a)));
+        }
+        B[i] = __fdiv_rn(sum, stencil_divisor);
+    }
+}
+
+}  // namespace
+
+void max_input_on_gpu(float* B, size_t n, uint64_t seed, cudaStream_t stream) {
+    if (n == 0) return;
+    constexpr unsigned threads = 256;
+    const size_t blocks = std::min<size_t>((n + threads - 1) / threads, 65535);
+    max_input_kernel<<<unsigned(blocks), threads, 0, stream>>>(B, n, seed);
+    CUDA_CHECK_LAUNCH();
+}
+
+namespace {
+
+// `count` floats uniform in [-1, 1) from `seed`, the draws at positions offset .. offset + count:
+// what fill_uniform puts on the GPU, for the CPU references.
+std::vector<float> host_draws(uint64_t seed, uint64_t offset, size_t count) {
+    std::vector<float> values(count);
+    for (size_t i = 0; i < count; ++i) values[i] = uniform_from_bits(splitmix_at(seed, offset + i), -1, 1);
+    return values;
+}
+
 constexpr long long max_n = 1ll << 29;
 constexpr int max_side = 1 << 16;
 // --check auto compares every element up to these sizes, a sample beyond.
@@ -58,7 +98,7 @@ public:
     StencilCase(const ArgParser& args, const DriverOptions& options)
         : n_(int(args.integer("n", 1, max_n))), block_(int(args.integer("block", 1, 1 << 16))),
           width_(int(args.integer("width", 1, max_side))), height_(int(args.integer("height", 1, max_side))),
-          radius_(int(args.integer("radius", 0, max_radius))), seed_(options.seed) {
+          radius_(int(args.integer("radius", 0, max_radius))), seed_(options.seed), sample_seed_(options.sample_seed) {
         if (1ll * width_ * height_ > (1ll << 31) - 1)
             fail(exit_code::bad_usage, "the image would have " + std::to_string(1ll * width_ * height_) +
                                            " pixels; the kernels index with int, so at most 2^31 - 1");
@@ -67,25 +107,19 @@ public:
     void setup(const GpuInfo* gpu, cudaStream_t stream) override {
         stream_ = stream;
         const size_t n = size_t(n_), pixels = this->pixels(), side = 2 * radius_ + 1;
-        // A, B, the max's B and scratch, the copy's destination; image, output, copy destination.
-        require_device_memory((5 * n + 8 + 3 * pixels) * sizeof(float));
-        SeededRandom random(seed_);  // A first, then the image, then the filter
-        A_.resize(n + 4);
-        image_.resize(pixels);
-        filter_.resize(side * side);
-        for (std::vector<float>* v : {&A_, &image_, &filter_})
-            for (float& x : *v) x = random.uniform(-1, 1);
-        max_input_ = stencil_in_float(A_);
+        // A, B, the max's B and scratch, the copy's destination; image, output, copy destination;
+        // the max's B once more, for a moment, when its reference is made.
+        require_device_memory((6 * n + 8 + 3 * pixels) * sizeof(float));
+        // Each run's data is drawn in this order from its own seed (load_inputs): A first, then
+        // the image, then the filter. The filter is the case's own (index 0), for every run.
+        filter_ = host_draws(seed_, n + 4 + pixels, side * side);
 
         dA_ = DeviceBuffer<float>(n + 4);
-        dA_.upload(A_);
         dB_ = DeviceBuffer<float>(n);
         dMaxInput_ = DeviceBuffer<float>(n);
-        dMaxInput_.upload(max_input_);
         dPartial_ = DeviceBuffer<float>(n);
         dResult_ = DeviceBuffer<float>(1);
         dImage_ = DeviceBuffer<float>(pixels);
-        dImage_.upload(image_);
         dOut_ = DeviceBuffer<float>(pixels);
         dCopy_ = DeviceBuffer<float>(n + 2);
         dImageCopy_ = DeviceBuffer<float>(pixels);
@@ -99,6 +133,27 @@ public:
         } catch (const std::exception& error) {
             filter_problem_ = std::string("upload_filter threw an exception: ") + error.what();
         }
+    }
+
+    // Run `index`'s inputs, drawn on the GPU: A for the stencils, the max's B (the stencil of
+    // that A, in float), the image for the convolutions. While a stencil part runs, nothing the
+    // process holds may be its B, or part of it: the max's B, the copy of half of it that
+    // copy_half leaves, and the cpu yardstick's B are cleared.
+    void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) override {
+        const uint64_t seed = input_seed(seed_, index);
+        if (part == "stencil_global" || part == "stencil_shared") {
+            dMaxInput_.fill_bytes(0xFF, stream);
+            dCopy_.fill_bytes(0xFF, stream);
+            forget_cpu_B();
+        }
+        if (part == "stencil_global" || part == "stencil_shared" || part == "copy" || part == "memcpy")
+            fill_uniform(dA_.get(), dA_.count(), seed, 0, -1, 1, stream);
+        else if (part == "max" || part == "copy_half")
+            max_input_on_gpu(dMaxInput_.get(), dMaxInput_.count(), seed, stream);
+        else if (part == "conv_global" || part == "conv_shared" || part == "copy_image")
+            fill_uniform(dImage_.get(), dImage_.count(), seed, uint64_t(n_) + 4, -1, 1, stream);
+        else if (part == "cpu" && A_.empty())  // the host loop: the case's own A (index 0) every run
+            A_ = host_draws(seed_, 0, size_t(n_) + 4);
     }
 
     std::string describe() const override {
@@ -213,10 +268,16 @@ public:
         return n_ <= full_check_n && double(pixels()) * taps <= full_check_taps;
     }
 
-    Reference reference(const std::string& output, bool full) override {
+    Reference reference(const std::string& output, uint64_t index, bool full) override {
+        const uint64_t seed = input_seed(seed_, index);
         Reference r;
         if (output == "max") {
-            r.value = {double(ReferenceHook<MaxReferenceFunction>::get()(max_input_.data(), max_input_.size()))};
+            // The run's B exactly as the driver gave it to the part: made again on the GPU.
+            DeviceBuffer<float> B{size_t(n_)};
+            max_input_on_gpu(B.get(), B.count(), seed, stream_);
+            CUDA_CHECK(cudaStreamSynchronize(stream_));
+            const std::vector<float> max_input = B.download();
+            r.value = {double(ReferenceHook<MaxReferenceFunction>::get()(max_input.data(), max_input.size()))};
             r.bound = {0.0};
             r.how = "the one value";
             r.bound_name = "0 (exact: the largest float of the driver's B)";
@@ -224,11 +285,13 @@ public:
         }
         Lab4Reference computed;
         if (output == "B") {
-            computed = ReferenceHook<StencilReferenceFunction>::get()(A_.data(), n_, full, seed_, r.positions);
+            const std::vector<float> A = host_draws(seed, 0, size_t(n_) + 4);
+            computed = ReferenceHook<StencilReferenceFunction>::get()(A.data(), n_, full, sample_seed_, r.positions);
             r.bound_name = "gamma_" + std::to_string(stencil_roundings) + " sum_k |c_k| A[i+k]^2 / 24";
         } else {
-            computed = ReferenceHook<ConvolutionReferenceFunction>::get()(image_.data(), width_, height_, filter_.data(),
-                                                                          radius_, full, seed_, r.positions);
+            const std::vector<float> image = host_draws(seed, uint64_t(n_) + 4, pixels());
+            computed = ReferenceHook<ConvolutionReferenceFunction>::get()(image.data(), width_, height_, filter_.data(),
+                                                                          radius_, full, sample_seed_, r.positions);
             const int taps = (2 * radius_ + 1) * (2 * radius_ + 1);
             r.bound_name = "gamma_" + std::to_string(taps) + " sum |filter| |in| over the (2r+1)^2 taps";
         }
@@ -251,12 +314,17 @@ public:
 
 private:
     size_t pixels() const { return size_t(width_) * height_; }
+    // The cpu yardstick's B, overwritten and let go: it is the stencil parts' answer for A.
+    void forget_cpu_B() {
+        std::fill(cpu_B_.begin(), cpu_B_.end(), std::nanf(""));
+        std::vector<float>().swap(cpu_B_);
+    }
 
     int n_, block_, width_, height_, radius_;
-    uint64_t seed_;
+    uint64_t seed_, sample_seed_;
     cudaStream_t stream_ = nullptr;
     double peak_gbps_ = 0;
-    std::vector<float> A_, image_, filter_, max_input_, cpu_B_;
+    std::vector<float> A_, filter_, cpu_B_;  // A_: the cpu yardstick's input, drawn on its first run
     std::string filter_problem_;
     DeviceBuffer<float> dA_, dB_, dMaxInput_, dPartial_, dResult_, dImage_, dOut_, dCopy_, dImageCopy_;
 };

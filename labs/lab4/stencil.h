@@ -37,7 +37,7 @@ void stencil_shared(const Stencil1D& s, int block, Launcher& launch);  // a bloc
 
 // ---- Part max: the largest element of B, by a shared-memory reduction -------------------
 struct MaxReduction {
-    const float* B;   // n floats, mixed signs: the driver's B, the same in every run (read only)
+    const float* B;   // n floats, mixed signs: the driver's B, new in every run (read only)
     int n;            // 1 .. 2^29
     float* partial;   // scratch of n floats: room for one partial maximum per block
     float* result;    // one float, garbage before every run: the maximum of B, exactly

@@ -1,7 +1,7 @@
 // The shared per-part loop on a lab that needs no GPU: a yardstick the case skips (PartRun::skip)
 // is neither run, nor checked, nor timed, and has no reference computed; its row says why, and
-// the part measured against it gets no "%". A reference must name its error bound. And
-// host_info's CPU name.
+// the part measured against it gets no "%"; a part measured against several yardsticks is
+// compared with the fastest. A reference must name its error bound. And host_info's CPU name.
 #include <unistd.h>
 
 #include <cstdio>
@@ -159,6 +159,80 @@ TEST_CASE("a skipped yardstick's CSV row has no time", "[part_loop]") {
             CHECK(row.back() == ',');  // the last column, pct_yardstick, is empty
         }
     CHECK(part_row);
+}
+
+namespace {
+
+// A lab whose host clock is the work its runs did: each run of `fast` takes 1 ms, of `slow` 4 ms,
+// of a part 2 ms. Part `both` is measured against the faster of the two yardsticks, `one` against
+// `slow` alone.
+double fake_now_ms = 0;
+
+class ClockedCase : public LabCase {
+public:
+    void setup(const GpuInfo*, cudaStream_t) override {}
+    std::string describe() const override { return "a clocked case"; }
+    std::vector<std::pair<std::string, std::string>> settings() const override { return {{"n", "3"}}; }
+    double work() const override { return 3; }
+    PartRun part(const std::string& name) override {
+        PartRun run = timed_run(2);
+        run.yardstick = name == "both" ? "slow fast" : "slow";
+        return run;
+    }
+    PartRun yardstick(const std::string& name) override { return timed_run(name == "fast" ? 1 : 4); }
+    void poison(const std::string&, cudaStream_t) override {}
+    void load_inputs(const std::string&, uint64_t, cudaStream_t) override {}
+    OutputArray download(const std::string&) override { return OutputArray{DType::f64, {2.0}, {}}; }
+    Reference reference(const std::string&, uint64_t, bool) override {
+        Reference r;
+        r.value = {2.0};
+        r.bound = {0.0};
+        r.how = "every element";
+        r.bound_name = "0";
+        return r;
+    }
+
+private:
+    static PartRun timed_run(double ms) {
+        PartRun run;
+        run.host_timed = true;
+        run.run = [ms](Launcher& launch) {
+            fake_now_ms += ms;
+            launch.note_host_work();
+        };
+        return run;
+    }
+};
+
+LabInfo clocked_lab() {
+    LabInfo lab;
+    lab.name = "clocked";
+    lab.summary = "a lab for the tests";
+    lab.parts = {"both", "one"};
+    lab.metrics = {{"units/s", "units", 1}};
+    lab.yardsticks = {{"slow", "the slow one"}, {"fast", "the fast one"}};
+    lab.needs_gpu = false;
+    lab.host_clock_ms = [] { return fake_now_ms; };
+    lab.make_case = [](const ArgParser&, const DriverOptions&) -> std::unique_ptr<LabCase> {
+        return std::make_unique<ClockedCase>();
+    };
+    return lab;
+}
+
+}  // namespace
+
+TEST_CASE("a part measured against several yardsticks is compared with the fastest of them", "[part_loop]") {
+    std::string printed;
+    CHECK(run_captured(clocked_lab(), {"--reps", "3", "--warmup", "1", "--csv"}, printed) == exit_code::ok);
+    INFO(printed);
+    bool both = false, one = false;
+    std::istringstream lines(printed);
+    for (std::string row; std::getline(lines, row);) {
+        if (row.rfind("3,both,", 0) == 0) both = row.size() > 5 && row.substr(row.size() - 5) == ",50.0";  // 1 ms / 2 ms
+        if (row.rfind("3,one,", 0) == 0) one = row.size() > 6 && row.substr(row.size() - 6) == ",200.0";  // 4 ms / 2 ms
+    }
+    CHECK(both);
+    CHECK(one);
 }
 
 TEST_CASE("a reference that names no error bound is the driver's mistake, and stops the run", "[part_loop]") {

@@ -1,15 +1,19 @@
 // Every part of the reference solution on awkward sizes, on a GPU, through the lab's own driver
 // (lab4.hpp): it uploads the filter through the solution's upload_filter, poisons every output,
 // and compares every element with the CPU reference (exactly, for the maximum). Fresh data each
-// run: the seed is printed on failure so it can be replayed.
+// run: the seed is printed on failure so it can be replayed. And the max part's B, made on the GPU.
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catch.hpp"
+#include "device_buffer.hpp"
 #include "exit_codes.hpp"
+#include "gpu_fixture.hpp"
 #include "lab4.hpp"
 #include "lab_main.hpp"
+#include "random_data.hpp"
 
 namespace {
 
@@ -49,4 +53,19 @@ TEST_CASE("every part of the solution matches the CPU reference on awkward sizes
 TEST_CASE("the benchmark's sizes pass too: n = 2^26, an 8192 x 8192 image at r = 2", "[gpu]") {
     CHECK(run_driver({"--n", "67108864", "--width", "8192", "--height", "8192", "--radius", "2", "--reps", "2",
                       "--warmup", "1", "--check", "sample"}) == exit_code::ok);
+}
+
+TEST_CASE("the max's B made on the GPU is the host's float stencil of the same A, bit for bit", "[gpu]") {
+    // Index 0 keeps the case's seed: the max part of every committed case reduces the floats it
+    // reduced when the driver computed them on the host (case `one`: seed 419, a negative B[0]).
+    for (auto [seed, n] : {std::pair<uint64_t, size_t>{419, 1}, {402, 1009}, {409, 1 << 20}}) {
+        SeededRandom random(seed);
+        std::vector<float> A(n + 4);
+        for (float& a : A) a = random.uniform(-1, 1);
+        DeviceBuffer<float> B(n);
+        max_input_on_gpu(B.get(), n, seed, gpu().stream);
+        REQUIRE(cudaStreamSynchronize(gpu().stream) == cudaSuccess);
+        INFO("seed " << seed << ", n = " << n);
+        CHECK(B.download() == stencil_in_float(A));
+    }
 }
