@@ -22,7 +22,7 @@ WeightJitter weight_jitter(const std::vector<int>& adjacency, int n) {
             any = true;
         }
     if (!any) return j;  // spread 0: no weight to move
-    j.spread = std::max(2, (j.hi - j.lo) / 8);
+    j.spread = std::max(3, (j.hi - j.lo) / 8);
     // One weight only: moving it within [lo, lo] would change nothing, so the range grows upwards
     // by the spread, where the longest path, (n - 1) x the largest weight, stays below FW_INF.
     if (j.lo == j.hi) {

@@ -20,7 +20,7 @@ for manifest in labs/*/manifest; do
     check_run 0 "usage: $lab [options]" -- "$binary" --help
     check_run 2 "--part: no part named 'nosuch'" -- "$binary" --part "${parts%% *},nosuch"
     check_run 2 "unknown option --nosuch" -- "$binary" --nosuch 1
-    check_run 2 "--reps must be between 1 and" -- "$binary" --reps 0
+    check_run 2 "--reps must be between 0 and" -- "$binary" --reps -1
     check_run 2 "--check must be auto, full, sample or none" -- "$binary" --check maybe
     check_run 2 "--write-bounds needs --out DIR" -- "$binary" --write-bounds
     check_run 6 "--cases: cannot read $work/none.txt" -- "$binary" --cases "$work/none.txt"
@@ -30,8 +30,8 @@ for manifest in labs/*/manifest; do
     check_run 2 "slash.txt:1: a case name is letters, digits" -- "$binary" --cases "$work/slash.txt"
     printf 'x --cases other.txt\n' >"$work/nested.txt"
     check_run 2 "a case cannot name --cases" -- "$binary" --cases "$work/nested.txt"
-    printf 'x --reps 0\n' >"$work/badcase.txt"
-    check_run 2 "--reps must be between 1 and" -- "$binary" --cases "$work/badcase.txt"
+    printf 'x --reps -1\n' >"$work/badcase.txt"
+    check_run 2 "--reps must be between 0 and" -- "$binary" --cases "$work/badcase.txt"
     printf '# nothing\n' >"$work/empty.txt"
     check_run 2 "holds no case" -- "$binary" --cases "$work/empty.txt"
     if [[ ${GPU:-no} != yes ]]; then
