@@ -1,13 +1,15 @@
 // Lab 3 trusted driver: only what is about Floyd-Warshall. The graph comes from a file (--graph,
 // graph.hpp reads it) or from the seeded generator; the driver builds the distance matrix the
-// parts start from, puts it back before every run (the parts work in place), and checks every
-// part exactly against the CPU reference (fw_reference.hpp): the triple loop up to N = 2048, else
-// a sample of rows by Dijkstra. Yardsticks in the same run: the CPU's triple loop for the
-// one-launch-per-k parts (skipped above --cpu-max-n), the driver's own 2D kernel for the
-// blocked part, and the CPU's loop over the matrix for the diameter. Options, timing, tables
-// and result files are the shared driver core's.
+// parts start from and, before every run, puts that run's own graph there (the parts work in
+// place; run_graph.hpp: index 0 is the case's graph, every other run a graph of its own drawn on
+// the GPU). It checks every part exactly against the CPU reference (fw_reference.hpp): the
+// triple loop up to N = 2048, else a sample of rows by Dijkstra. Yardsticks in the same run: the
+// CPU's triple loop for the one-launch-per-k parts (skipped above --cpu-max-n), the driver's own
+// 2D kernel for the blocked part, and the CPU's loop over the matrix for the diameter. Options,
+// timing, tables and result files are the shared driver core's.
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +21,7 @@
 #include "lab3.hpp"
 #include "random_data.hpp"
 #include "reference_hook.hpp"
+#include "run_graph.hpp"
 #include "table.hpp"
 
 namespace {
@@ -27,6 +30,9 @@ namespace {
 // the whole matrix; above it, rows by Dijkstra.
 constexpr int full_check_max_n = 2048;
 constexpr int sampled_rows = 16;
+// Where a sample is asked for (a timed run's kept output, the grader's reference run), up to this
+// N the whole matrix is still compared: the triple loop takes a few hundredths of a second there.
+constexpr int whole_sample_max_n = 400;
 
 // The yardstick of the blocked part, and how the driver makes the diameter part's input: the
 // plain 2D kernel, seed 001's without its index detour. One thread per element, one launch per k,
@@ -59,7 +65,8 @@ class FloydCase : public LabCase {
 public:
     FloydCase(const ArgParser& args, const DriverOptions& options)
         : block_(int(args.integer("block", 1, 64))), cpu_max_n_(int(args.integer("cpu-max-n", 0, max_vertices))),
-          seed_(options.seed), parts_(options.parts), yardsticks_(!options.no_yardstick) {
+          seed_(options.seed), sample_seed_(options.sample_seed), parts_(options.parts),
+          yardsticks_(!options.no_yardstick) {
         if (!is_power_of_two(block_))
             fail(exit_code::bad_usage, "--block must be a power of two from 1 to 64 (the handout's experiment: 8, 16, "
                                        "32), got " + std::to_string(block_));
@@ -94,12 +101,18 @@ public:
 
     void setup(const GpuInfo* gpu, cudaStream_t stream) override {
         stream_ = stream;
+        // Run index 0's graph, on the host: the file, or the generator's (once a case: at N = 2048
+        // and density 0.1, about 0.11 s of CPU time on the development machine). The other runs'
+        // graphs are drawn on the GPU (run_graph.hpp): their host twin takes about 0.09 s there,
+        // which dozens of runs a part would multiply; the CPU reference alone draws on the host.
         if (graph_file_.empty()) graph_ = random_graph(spec_, seed_);
         adjacency_ = adjacency_matrix(graph_, &stats_);
         graph_.arcs = std::vector<Arc>();  // the matrix holds what the parts need
+        if (graph_file_.empty()) draws_ = pair_draws(spec_);
+        else jitter_ = weight_jitter(adjacency_, n_);
         const size_t count = entries();
         const bool wants_diameter = chosen("diameter");
-        // The pristine matrix, the work copy every part runs on, and the diameter's input.
+        // Index 0's matrix, the work copy every part runs on, and the diameter's input.
         require_device_memory((wants_diameter ? 3 : 2) * count * sizeof(int) + partial_capacity() * sizeof(int) +
                               (wants_diameter && gpu ? 2 * size_t(gpu->prop.l2CacheSize) : 0));
         pristine_ = DeviceBuffer<int>(count);
@@ -111,21 +124,13 @@ public:
         guard_ = DeviceBuffer<int>(4096);
         if (wants_diameter) {
             diameter_in_ = DeviceBuffer<int>(count);
-            diameter_in_.copy_from(pristine_, stream_);
-            const dim3 block(16, 16), grid(ceil_div(unsigned(n_), 16), ceil_div(unsigned(n_), 16));
-            for (int k = 0; k < n_; ++k) {
-                trusted_fw_2d_kernel<<<grid, block, 0, stream_>>>(diameter_in_.get(), n_, k);
-                CUDA_CHECK_LAUNCH();
-            }
             partial_ = DeviceBuffer<int>(partial_capacity());
             result_ = DeviceBuffer<int>(1);
-            // Twice the L2 cache, written before every run of the diameter (untimed): the run then
-            // reads the matrix from memory, as its GB/s and the memory-bound floor assume, and not
-            // from an L2 that still holds it from the run before (16 MiB at N = 2048 would fit).
+            // Twice the L2 cache, written before every run of the diameter (untimed), after its input
+            // is made: the run then reads the matrix from memory, as its GB/s and the memory-bound
+            // floor assume, and not from an L2 that still holds it (16 MiB at N = 2048 would fit).
             l2_flush_ = DeviceBuffer<char>(2 * size_t(gpu ? gpu->prop.l2CacheSize : 0) + 1);
-            CUDA_CHECK(cudaStreamSynchronize(stream_));
         }
-        if (cpu_runs()) cpu_work_.resize(count);
     }
 
     std::string describe() const override {
@@ -147,6 +152,7 @@ public:
         lines.push_back(graph);
         lines.push_back("INF    unreachable = FW_INF = " + std::to_string(FW_INF) +
                         " (2^30 - 1): FW_INF + FW_INF still fits in an int");
+        lines.push_back(runs_note());
         if (!yardsticks_) return lines;
         if (cpu_runs())
             lines.push_back("cpu    the row cpu is the plain triple loop on one core of the CPU above");
@@ -210,24 +216,50 @@ public:
             run.work = matrix_bytes();
             if (!chosen("diameter")) run.skip = "no part chosen is timed against it";
             run.run = [this](Launcher&) {
-                cpu_diameter_ = ReferenceHook<DiameterCpuFunction>::get()(diameter_input().data(), entries());
+                cpu_diameter_ = ReferenceHook<DiameterCpuFunction>::get()(diameter_host_.data(), entries());
             };
         }
         return run;
     }
 
-    // The parts work in place: their output is their input, so "poisoning" it is putting the
-    // graph's matrix back (a part that did nothing would still leave that, which is wrong on
-    // every graph with a shortest path of two arcs or more). The diameter's result gets -1,
-    // which no diameter is.
+    // The parts work in place: their output is their input, which load_inputs writes whole right
+    // after this (a part that did nothing leaves the run's graph, which is wrong on every graph
+    // with a shortest path of two arcs or more). The diameter's result gets -1, which no
+    // diameter is.
     void poison(const std::string& output, cudaStream_t stream) override {
-        if (output == "dist") dist_.copy_from(pristine_, stream);
-        if (output == "dist_cpu") std::copy(adjacency_.begin(), adjacency_.end(), cpu_work_.begin());
-        if (output == "diameter") {
-            result_.fill_bytes(0xFF, stream);
-            l2_flush_.fill_bytes(0, stream);
-        }
+        if (output == "diameter") result_.fill_bytes(0xFF, stream);
         if (output == "diameter_cpu") cpu_diameter_ = -1;
+    }
+
+    // Run `index`'s graph where `part` starts from it: the adjacency matrix for the Floyd-Warshall
+    // parts and yardsticks, its distance matrix (the driver's own 2D kernel's) for the diameter.
+    // Before that, whatever the driver holds that is another part's answer is cleared: a distance
+    // matrix (the diameter's input, the CPU yardstick's result or its host copy) is the
+    // Floyd-Warshall parts' answer when its run has the same index, and the CPU's diameter the
+    // diameter part's.
+    void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) override {
+        if (part != "diameter" && part != "cpu_diameter" && diameter_in_holds_result_) {
+            diameter_in_.fill_bytes(0xFF, stream);
+            diameter_in_holds_result_ = false;
+        }
+        if (part != "cpu" && cpu_work_holds_result_) {
+            std::fill(cpu_work_.begin(), cpu_work_.end(), -1);
+            cpu_work_holds_result_ = false;
+        }
+        if (part != "cpu_diameter") diameter_host_ = std::vector<int>();
+        cpu_diameter_ = -1;
+
+        if (part == "cpu") {
+            cpu_work_ = host_matrix(index);
+            cpu_work_holds_result_ = true;
+        } else if (part == "diameter") {
+            trusted_distances(diameter_in_.get(), index, stream);
+            l2_flush_.fill_bytes(0, stream);  // last: the run reads its matrix from memory
+        } else if (part == "cpu_diameter") {
+            diameter_host_ = trusted_distances_on_host(index);
+        } else {  // fw_1d, fw_2d, fw_blocked, trusted_2d
+            load_matrix(dist_.get(), index, stream);
+        }
     }
 
     OutputArray download(const std::string& output) override {
@@ -242,18 +274,20 @@ public:
     }
 
     bool full_reference_is_cheap() const override { return n_ <= full_check_max_n; }
-    Reference reference(const std::string& output, bool full) override {
+    Reference reference(const std::string& output, uint64_t index, bool full) override {
         Reference r;
         if (output == "diameter" || output == "diameter_cpu") {
-            r.value = {double(ReferenceHook<DiameterCpuFunction>::get()(diameter_input().data(), entries()))};
+            std::vector<int> distances = trusted_distances_on_host(index);
+            r.value = {double(ReferenceHook<DiameterCpuFunction>::get()(distances.data(), entries()))};
             r.how = "the diameter of the driver's distance matrix";
         } else {
-            // Both outputs are the same matrix: computed once.
-            if (!distances_ || distances_full_ != full) {
-                distances_ = std::make_unique<Reference>(full ? full_reference() : sampled_reference());
-                distances_full_ = full;
-            }
-            r = *distances_;
+            // Both outputs are the same matrix: computed once per run index.
+            full = full || n_ <= whole_sample_max_n;
+            auto key = std::make_pair(index, full);
+            auto it = distances_.find(key);
+            if (it == distances_.end())
+                it = distances_.emplace(key, full ? full_reference(index) : sampled_reference(index)).first;
+            r = it->second;
         }
         // After the copy above: the cached matrix carries no bound name of its own.
         r.bound_name = "0 (exact)";
@@ -305,33 +339,78 @@ private:
                "; it launched " + launches_text(launches);
     }
 
-    // The diameter part's input on the host (for the reference and the CPU yardstick).
-    const std::vector<int>& diameter_input() {
-        if (diameter_host_.empty()) diameter_host_ = diameter_in_.download();
-        return diameter_host_;
+    // Run `index`'s adjacency matrix, on the GPU into dst (n x n ints), on `stream`.
+    void load_matrix(int* dst, uint64_t index, cudaStream_t stream) {
+        const uint64_t seed = input_seed(seed_, index);
+        if (index == 0)
+            CUDA_CHECK(cudaMemcpyAsync(dst, pristine_.get(), entries() * sizeof(int), cudaMemcpyDeviceToDevice, stream));
+        else if (!graph_file_.empty())
+            jitter_adjacency_on_gpu(dst, pristine_.get(), entries(), jitter_, seed, stream);
+        else
+            draw_adjacency_on_gpu(dst, draws_, seed, stream);
     }
 
-    Reference full_reference() {
+    // The same on the host, for the CPU reference and the CPU yardstick.
+    std::vector<int> host_matrix(uint64_t index) const {
+        const uint64_t seed = input_seed(seed_, index);
+        if (index == 0) return adjacency_;
+        if (!graph_file_.empty()) return jittered_adjacency(adjacency_, jitter_, seed);
+        return drawn_adjacency(draws_, seed);
+    }
+
+    // Run `index`'s distance matrix into dst (n x n ints) by the driver's own 2D kernel, one launch
+    // per k, on `stream`: the diameter's input. The diameter's buffer then holds what the
+    // Floyd-Warshall parts compute (cleared before they run: load_inputs).
+    void trusted_distances(int* dst, uint64_t index, cudaStream_t stream) {
+        load_matrix(dst, index, stream);
+        const dim3 block(16, 16), grid(ceil_div(unsigned(n_), 16), ceil_div(unsigned(n_), 16));
+        for (int k = 0; k < n_; ++k) {
+            trusted_fw_2d_kernel<<<grid, block, 0, stream>>>(dst, n_, k);
+            CUDA_CHECK_LAUNCH();
+        }
+        diameter_in_holds_result_ = true;
+    }
+
+    // The same on the host (the diameter's reference and the CPU's diameter), through the
+    // diameter's buffer.
+    std::vector<int> trusted_distances_on_host(uint64_t index) {
+        trusted_distances(diameter_in_.get(), index, stream_);
+        CUDA_CHECK(cudaStreamSynchronize(stream_));
+        return diameter_in_.download();
+    }
+
+    // One line for the heading: which graph each run computes on.
+    std::string runs_note() const {
+        std::string text = "runs   run 0 (the checked run) on this graph; ";
+        if (graph_file_.empty())
+            return text + "every other run on a graph of its own, drawn from the same spec (a seed per run)";
+        if (jitter_.spread == 0) return text + "the file has no nonzero weight to vary, so every other run on it too";
+        return text + "every other run on the file's arcs with each nonzero weight moved by up to +-" +
+               std::to_string(jitter_.spread) + " within " + std::to_string(jitter_.lo) + ".." +
+               std::to_string(jitter_.hi) + " (a seed per run; zero weights and unreachable pairs stay)";
+    }
+
+    Reference full_reference(uint64_t index) {
         Reference r;
-        std::vector<int> d = adjacency_;
+        std::vector<int> d = host_matrix(index);
         ReferenceHook<FloydCpuFunction>::get()(d.data(), n_);
         r.value.assign(d.begin(), d.end());
         r.how = "every element";
         return r;
     }
 
-    // Rows 0 and N - 1 and rows drawn at random (seeded), each the distances from one vertex
-    // by Dijkstra: another algorithm than the one checked.
-    Reference sampled_reference() {
+    // Rows 0 and N - 1 and rows drawn at random (from --sample-seed, the grader's secret), each
+    // the distances from one vertex by Dijkstra: another algorithm than the one checked.
+    Reference sampled_reference(uint64_t index) {
         std::vector<int> sources = {0, n_ - 1};
-        SeededRandom random(seed_ ^ 0x5EEDull);
+        SeededRandom random(sample_seed_ ^ 0x5EEDull);
         while (int(sources.size()) < std::min(sampled_rows, n_)) {
             int s = int(random.integer(0, n_ - 1));
             if (std::find(sources.begin(), sources.end(), s) == sources.end()) sources.push_back(s);
         }
         std::sort(sources.begin(), sources.end());
         sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
-        std::vector<int> rows = ReferenceHook<ShortestRowsFunction>::get()(adjacency_, n_, sources);
+        std::vector<int> rows = ReferenceHook<ShortestRowsFunction>::get()(host_matrix(index), n_, sources);
         Reference r;
         for (size_t s = 0; s < sources.size(); ++s)
             for (int j = 0; j < n_; ++j) r.positions.push_back(size_t(sources[s]) * size_t(n_) + size_t(j));
@@ -341,20 +420,24 @@ private:
     }
 
     int n_ = 0, block_, cpu_max_n_;
-    uint64_t seed_;
+    uint64_t seed_, sample_seed_;
     std::vector<std::string> parts_;
     bool yardsticks_;
     std::string graph_file_;
     RandomGraphSpec spec_;
     Graph graph_;
     AdjacencyStats stats_;
+    PairDraws draws_;      // a generated graph: how runs 1 and later draw theirs
+    WeightJitter jitter_;  // a file: how runs 1 and later move its weights
     cudaStream_t stream_ = nullptr;
-    std::vector<int> adjacency_, cpu_work_, diameter_host_;
+    std::vector<int> adjacency_;      // run index 0's matrix (pristine_ holds it on the GPU)
+    std::vector<int> cpu_work_;       // the CPU yardstick's matrix, its result after a run
+    std::vector<int> diameter_host_;  // the CPU diameter's input: a distance matrix
     int cpu_diameter_ = -1;
+    bool diameter_in_holds_result_ = false, cpu_work_holds_result_ = false;
     DeviceBuffer<int> pristine_, dist_, guard_, diameter_in_, partial_, result_;
     DeviceBuffer<char> l2_flush_;
-    std::unique_ptr<Reference> distances_;
-    bool distances_full_ = false;
+    std::map<std::pair<uint64_t, bool>, Reference> distances_;  // by run index and whole or sampled
 };
 
 }  // namespace

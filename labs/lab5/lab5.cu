@@ -1,14 +1,17 @@
 // Lab 5 trusted driver: only what is about sums. Seeded doubles with mixed signs, the exact sum
 // and its error bound (reference.hpp), the rungs of reduce.cu, CUB's DeviceReduce::Sum as the
 // yardstick on the same data, and the seed's CPU recursion as its row 1. The seed's rungs
-// reduce in place: before every run of every row (CUB's included) the driver copies the input
-// back from a pristine copy and flushes the L2 cache, neither timed, so every run starts from
-// the same input with the same cold cache.
+// reduce in place: before every run of every row (CUB's included) the driver draws that run's
+// own input on the GPU (input_seed(seed, run index): a sum kept from one run answers no other)
+// and then flushes the L2 cache, neither timed, so every run starts from fresh values in memory
+// with the same cold cache.
 #include <cub/device/device_reduce.cuh>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -53,12 +56,25 @@ std::vector<std::string> reduce_part_names() {
 std::vector<double> reduce_input(size_t n, uint64_t seed) {
     SeededRandom random(seed);
     std::vector<double> x(n);
-    for (double& v : x) {
-        uint64_t bits = random.next();
-        double magnitude = 0.5 + double(bits >> 12) * 0x1p-53;  // [0.5, 1) on a grid of 2^-53: exact
-        v = (bits & 1) ? -magnitude : magnitude;
-    }
+    for (double& v : x) v = reduce_value(random.next());
     return x;
+}
+
+namespace {
+
+__global__ void reduce_input_kernel(double* dst, size_t n, uint64_t seed) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+        dst[i] = reduce_value(splitmix_at(seed, i));
+}
+
+}  // namespace
+
+void draw_reduce_input(double* dst, size_t n, uint64_t seed, cudaStream_t stream) {
+    if (n == 0) return;
+    const unsigned threads = 256;
+    const size_t blocks = std::min<size_t>((n + threads - 1) / threads, 65535);  // a grid-stride loop does the rest
+    reduce_input_kernel<<<unsigned(blocks), threads, 0, stream>>>(dst, n, seed);
+    CUDA_CHECK_LAUNCH();
 }
 
 namespace {
@@ -91,13 +107,9 @@ public:
         CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, cub_bytes_, static_cast<const double*>(nullptr),
                                           static_cast<double*>(nullptr), n_, stream));
         flush_bytes_ = gpu ? 2 * size_t(gpu->prop.l2CacheSize) : 0;
-        require_device_memory(2 * bytes + (partial_capacity(n_) + partial2_capacity(n_) + 2) * sizeof(double) +
+        require_device_memory(bytes + (partial_capacity(n_) + partial2_capacity(n_) + 2) * sizeof(double) +
                               flush_bytes_ + cub_bytes_);
-        x_ = reduce_input(n_, seed_);
-        pristine_ = DeviceBuffer<double>(n_);
         data_ = DeviceBuffer<double>(n_);
-        pristine_.upload(x_);
-        data_.upload(x_);
         partial_ = DeviceBuffer<double>(partial_capacity(n_));
         partial2_ = DeviceBuffer<double>(partial2_capacity(n_));
         result_ = DeviceBuffer<double>(1);
@@ -119,8 +131,8 @@ public:
 
     std::vector<std::string> notes() const override {
         return {"input  " + format_fixed(work() / 1048576.0, 1) +
-                    " MiB; before every run the driver copies it back (the seed's rungs overwrite it) and flushes "
-                    "the L2 cache, neither timed",
+                    " MiB; before every run the driver draws that run's own values on the GPU (the seed's rungs "
+                    "overwrite theirs) and flushes the L2 cache, neither timed",
                 "timed  from the input in device memory to its sum in device memory: every launch of a rung (passes "
                 "over partial sums included), no copy to the host"};
     }
@@ -155,7 +167,7 @@ public:
             if (!cpu_row_) run.skip = "--no-cpu";
             run.output = "cpu_sum";
             run.host_timed = true;
-            run.run = [this](Launcher&) { cpu_sum_ = ReferenceHook<PairwiseSumFunction>::get()(x_.data(), n_); };
+            run.run = [this](Launcher&) { cpu_sum_ = ReferenceHook<PairwiseSumFunction>::get()(cpu_input_.data(), n_); };
         }
         return run;
     }
@@ -164,8 +176,22 @@ public:
         if (output == "cpu_sum") cpu_sum_ = std::numeric_limits<double>::quiet_NaN();
         else result_.fill_bytes(0xFF, stream);
     }
-    void restore_inputs(cudaStream_t stream) override {
-        data_.copy_from(pristine_, stream);
+    // Run `index`'s input in place (the CPU row's copied to the host), then the L2 flushed: the
+    // run reads its input from memory. Before that, what an earlier row left that sums to this
+    // run's answer when it had the same index is cleared: the partial sums (the scratch is
+    // garbage to a rung anyway), CUB's temporary storage and the CPU row's sum.
+    void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) override {
+        partial_.fill_bytes(0xFF, stream);
+        partial2_.fill_bytes(0xFF, stream);
+        if (part != "cub") cub_temp_.fill_bytes(0, stream);
+        draw_reduce_input(data_.get(), n_, input_seed(seed_, index), stream);
+        if (part == "cpu") {
+            CUDA_CHECK(cudaStreamSynchronize(stream));
+            cpu_input_ = data_.download();  // 128 MiB at 2^24: faster than drawing them again on the host
+        } else {
+            cpu_input_ = std::vector<double>();
+            cpu_sum_ = std::numeric_limits<double>::quiet_NaN();
+        }
         if (flush_bytes_) CUDA_CHECK(cudaMemsetAsync(flush_.get(), 0, flush_bytes_, stream));
     }
     OutputArray download(const std::string& output) override {
@@ -173,15 +199,22 @@ public:
         return OutputArray{DType::f64, {value}, {}};
     }
 
-    Reference reference(const std::string&, bool) override {
-        if (reference_.value.empty()) {
-            SumReference s = ReferenceHook<SumReferenceFunction>::get()(x_.data(), n_);
-            reference_.value = {s.value};
-            reference_.bound = {s.bound};
-            reference_.how = "the sum";
-            reference_.bound_name = "gamma_n sum|x_i| (any order of additions)";
+    // The exact sum of run `index`'s input, drawn again on the host (the GPU's draw is not trusted
+    // here: tests/lab5 compares the two). Both outputs, the rungs' and the CPU row's, are the same
+    // sum: computed once per index.
+    Reference reference(const std::string&, uint64_t index, bool) override {
+        auto it = references_.find(index);
+        if (it == references_.end()) {
+            std::vector<double> x = reduce_input(n_, input_seed(seed_, index));
+            SumReference s = ReferenceHook<SumReferenceFunction>::get()(x.data(), n_);
+            Reference r;
+            r.value = {s.value};
+            r.bound = {s.bound};
+            r.how = "the sum";
+            r.bound_name = "gamma_n sum|x_i| (any order of additions)";
+            it = references_.emplace(index, std::move(r)).first;
         }
-        return reference_;
+        return it->second;
     }
     std::string element_name(const std::string&, size_t) const override { return "the sum"; }
 
@@ -205,14 +238,14 @@ private:
     uint64_t seed_;
     bool cpu_row_;
     cudaStream_t stream_ = nullptr;
-    std::vector<double> x_;
-    DeviceBuffer<double> pristine_, data_, partial_, partial2_, result_;
+    std::vector<double> cpu_input_;  // the CPU row's input, for its runs only
+    DeviceBuffer<double> data_, partial_, partial2_, result_;
     DeviceBuffer<unsigned int> counter_;
     DeviceBuffer<unsigned char> flush_, cub_temp_;
     size_t flush_bytes_ = 0, cub_bytes_ = 0;
     double cpu_sum_ = 0;
     double first_ms_ = 0, previous_ms_ = 0;  // for the note's step and cumulative speedups
-    Reference reference_;
+    std::map<uint64_t, Reference> references_;  // by run index
 };
 
 }  // namespace

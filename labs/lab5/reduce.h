@@ -19,8 +19,8 @@
 
 struct ReduceProblem {
     // The input: n doubles in device memory, aligned to 256 bytes. The seed's rungs reduce in
-    // place and overwrite it; the driver copies the original back before every run, outside the
-    // timed region, so each run starts from the same input.
+    // place and overwrite it; the driver puts a fresh input there before every run, outside the
+    // timed region (every run sums values of its own).
     double* data;
     size_t n;   // 1 <= n <= 2^30 (so 32-bit indices do: n + 8 x 1024 < 2^32)
     int block;  // threads per block (--block): a power of two from 64 to 1024

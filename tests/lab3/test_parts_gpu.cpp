@@ -19,6 +19,8 @@
 #include "graph.hpp"
 #include "lab3.hpp"
 #include "lab_main.hpp"
+#include "random_data.hpp"
+#include "run_graph.hpp"
 
 namespace {
 
@@ -113,6 +115,37 @@ TEST_CASE("the diameter matches the CPU on awkward sizes, every block, unreachab
                 CHECK(launch.launches().size() >= 1);
             }
         }
+}
+
+TEST_CASE("the GPU draws each run's graph exactly as the host twin the reference uses", "[gpu][lab3]") {
+    for (int n : {1, 2, 37, 131, 2048})
+        for (int components : {1, 3}) {
+            if (components > n) continue;
+            RandomGraphSpec spec;
+            spec.n = n;
+            spec.density = 0.1;
+            spec.min_weight = 0;
+            spec.max_weight = 1000;
+            spec.components = components;
+            const PairDraws draws = pair_draws(spec);
+            const uint64_t seed = input_seed(313, 5);
+            DeviceBuffer<int> d(size_t(n) * n);
+            draw_adjacency_on_gpu(d.get(), draws, seed, gpu().stream);
+            REQUIRE(cudaStreamSynchronize(gpu().stream) == cudaSuccess);
+            INFO("n " << n << ", components " << components);
+            CHECK(d.download() == drawn_adjacency(draws, seed));
+        }
+    for (const char* file : {"labs/lab3/graphs/tiny.txt", "labs/lab3/graphs/grid-20x20.gr", "labs/lab3/graphs/loops.gr"}) {
+        INFO(file);
+        Graph g = read_graph(file);
+        const std::vector<int> a = adjacency_matrix(g);
+        const WeightJitter jitter = weight_jitter(a, g.n);
+        DeviceBuffer<int> original(a.size()), d(a.size());
+        original.upload(a);
+        jitter_adjacency_on_gpu(d.get(), original.get(), a.size(), jitter, input_seed(312, 3), gpu().stream);
+        REQUIRE(cudaStreamSynchronize(gpu().stream) == cudaSuccess);
+        CHECK(d.download() == jittered_adjacency(a, jitter, input_seed(312, 3)));
+    }
 }
 
 TEST_CASE("the driver passes every part and yardstick on awkward cases and the sample files", "[gpu][lab3]") {

@@ -153,3 +153,24 @@ TEST_CASE("the driver's data: reproducible, mixed signs, |x| in [0.5, 1), exact 
     CHECK(double_gamma(0) == 0);
     CHECK(double_gamma(1) == Approx(0x1p-53));
 }
+
+TEST_CASE("the driver's data: element i is the i-th draw alone, so the GPU can draw each run's input", "[lab5][data]") {
+    // The host twin of the GPU's kernel (lab5.cu, draw_reduce_input): element i from
+    // splitmix_at(seed, i), each on its own. It must give reduce_input's values, run 0's
+    // (the committed samples and the handout's sums) and every other run's.
+    for (uint64_t seed : {uint64_t(1), uint64_t(512), input_seed(512, 7)}) {
+        std::vector<double> x = reduce_input(5000, seed);
+        for (size_t i = 0; i < x.size(); ++i) REQUIRE(x[i] == reduce_value(splitmix_at(seed, i)));
+    }
+    // Run 0 keeps the mapping the driver always had: a draw's low bit the sign, its top 52 bits
+    // the magnitude in [0.5, 1).
+    SeededRandom random(512);
+    std::vector<double> x = reduce_input(3, 512);
+    for (double v : x) {
+        uint64_t bits = random.next();
+        CHECK(v == ((bits & 1) ? -1.0 : 1.0) * (0.5 + double(bits >> 12) * 0x1p-53));
+    }
+    // Every run has values of its own.
+    CHECK(reduce_input(1000, input_seed(512, 1)) != reduce_input(1000, 512));
+    CHECK(reduce_input(1000, input_seed(512, 1)) != reduce_input(1000, input_seed(512, 2)));
+}

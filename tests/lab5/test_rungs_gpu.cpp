@@ -1,8 +1,8 @@
 // Every rung of the reference solution on a GPU: awkward sizes (1, 2, primes, blockDim x 8 +- 1,
 // sizes that are not a multiple of the grid-stride rung's stride) with every block size, each
 // run twice from a restored input into a poisoned result, against the exact sum within
-// gamma_n sum|x|; the input restored between the driver's repetitions; the seed's rungs do
-// overwrite their input and the others do not. Fresh data each run: the seed is printed on
+// gamma_n sum|x|; the driver's own input for every repetition, drawn on the GPU as on the host;
+// the seed's rungs do overwrite their input and the others do not. Fresh data each run: the seed is printed on
 // failure so it can be replayed.
 #include <cmath>
 #include <random>
@@ -93,8 +93,8 @@ TEST_CASE("the seed's rungs overwrite their input and the others only read it", 
         Run first = run_once(part, b, x, 256);
         CHECK(std::fabs(first.sum - ref.value) <= ref.bound);
         CHECK((b.data.download() != x) == part.in_place);
-        // Run again on what the first run left, without restoring: the in-place rungs now sum
-        // their own partial results, which is why the driver restores the input before every run.
+        // Run again on what the first run left, without a new input: the in-place rungs now sum
+        // their own partial results, which is why the driver puts an input in place before every run.
         Launcher launch(gpu().info.prop, gpu().stream);
         part.run(b.problem(256), launch);
         REQUIRE(cudaStreamSynchronize(gpu().stream) == cudaSuccess);
@@ -103,9 +103,21 @@ TEST_CASE("the seed's rungs overwrite their input and the others only read it", 
     }
 }
 
-TEST_CASE("the driver restores the input between repetitions, and CUB and the CPU row agree", "[gpu][lab5]") {
-    // 5 timed runs after 2 warm-ups of every rung, the last one's sum checked as well as the
-    // first: an in-place rung passes only if the input was restored before each.
+TEST_CASE("the GPU draws every run's input exactly as the host does", "[gpu][lab5]") {
+    for (size_t n : {size_t(1), size_t(2), size_t(97), size_t(1000003), size_t(1) << 24})
+        for (uint64_t seed : {uint64_t(512), input_seed(512, 1), input_seed(512, 22)}) {
+            INFO("n " << n << ", seed " << seed);
+            DeviceBuffer<double> x(n);
+            draw_reduce_input(x.get(), n, seed, gpu().stream);
+            REQUIRE(cudaStreamSynchronize(gpu().stream) == cudaSuccess);
+            CHECK(x.download() == reduce_input(n, seed));
+        }
+}
+
+TEST_CASE("the driver puts each run's input in place, and CUB and the CPU row agree", "[gpu][lab5]") {
+    // 5 timed runs after 2 warm-ups of every rung, two of the timed runs' sums checked against
+    // their own inputs' as well as the first: an in-place rung passes only if each run's input
+    // was put in place before it.
     for (const char* block : {"64", "512"}) {
         INFO("block " << block);
         CHECK(run_driver({"--n", "100003", "--block", block, "--reps", "5", "--warmup", "2", "--check", "full",
