@@ -129,8 +129,9 @@ test: test-build
 
 # --- housekeeping ---------------------------------------------------------------------------
 # What the tests (Catch2), the figures (gnuplot), the grader's sandbox (bubblewrap) and its
-# tests of the planted-bug patches (patch) need; python3 opens archive submissions.
-DEPS := catch2 gnuplot-nox bubblewrap patch python3
+# tests of the planted-bug patches (patch) need; python3 opens archive submissions; zip and
+# bsdtar (libarchive-tools) make the archives of tests/scripts/grading-archives.sh.
+DEPS := catch2 gnuplot-nox bubblewrap patch python3 zip libarchive-tools
 deps:
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get install -y $(DEPS)
 .PHONY: deps

@@ -8,7 +8,8 @@ the only writable place), so even a bug here cannot write outside DEST. ARCHIVE 
 (.tgz) or a .zip; DEST an empty folder. Refused, before or while unpacking:
   - a member name that is absolute, climbs out with "..", holds a control character or a
     backslash, or is empty; the same name twice;
-  - anything but plain files and folders (links, devices, pipes);
+  - anything but plain files and folders (links, devices, pipes); a zip entry whose mode has
+    no file-type bits (Windows, Python's writestr) is a plain file;
   - more than MAX_FILES members, or more than MAX_BYTES bytes in all, counted as they are
     written (the sizes an archive announces are never trusted: a forged header or an owner name
     with a blank cannot hide a bomb).
@@ -111,11 +112,15 @@ def unpack_zip(archive, writer):
                 raise Refused("the archive is empty")
             for info in members:
                 name = check_name(info.filename, seen)
-                mode = info.external_attr >> 16
+                # The high 16 bits are a Unix st_mode where the zip was made on Unix (a link
+                # S_IFLNK, a device S_IFCHR...). Without file-type bits the entry is a plain
+                # file: Windows leaves those bits zero (its DOS attributes are in the low byte),
+                # and Python's writestr and some LMS bulk downloads write permissions alone.
+                file_type = stat.S_IFMT(info.external_attr >> 16)
                 if info.is_dir():
                     writer.folder(name)
-                elif mode and not stat.S_ISREG(mode):
-                    kind = "a link" if stat.S_ISLNK(mode) else "a special file (device, pipe or socket)"
+                elif file_type not in (0, stat.S_IFREG):
+                    kind = "a link" if file_type == stat.S_IFLNK else "a special file (device, pipe or socket)"
                     raise Refused("the archive holds " + kind + ", which is not accepted: " + name[:120])
                 else:
                     with zf.open(info) as source:
