@@ -49,7 +49,7 @@ public:
         : lab_(lab), o_(options), case_(lab_case), gpu_(gpu), stream_(stream), out_dir_(out_dir),
           launcher_(gpu ? gpu->prop : no_gpu_, stream), report_(lab, options, lab_case, out_dir),
           clock_(lab.host_clock_ms ? lab.host_clock_ms : steady_clock_ms),
-          schedule_{options.warmup, options.reps}, checked_runs_(choose_checked_runs(schedule_, options.write_bounds)) {}
+          checked_positions_(choose_checked_positions(options.reps, options.write_bounds)) {}
 
     int run(const std::string& case_name) {
         std::vector<std::pair<std::string, PartRun>> runs;
@@ -149,6 +149,9 @@ private:
         // than a block holds): recorded as skipped, with the reason, and neither run nor timed.
         if (!part.skip.empty()) return finish(row, PartStatus::skipped, part.skip, false);
         if (!part.run) fail(exit_code::bad_usage, "the driver has no way to run '" + name + "' (a bug in the driver)");
+        schedule_ = schedule_of(name);
+        checked_runs_.clear();
+        for (int position : checked_positions_) checked_runs_.push_back(schedule_.timed_index(position));
         // A part timed on the host runs on exactly the CPUs it is given (cpu_affinity.hpp).
         CpuPinning pinning;
         if (part.host_timed && case_.host_threads() > 0) row.host_cpus = pinning.pin(case_.host_threads());
@@ -235,17 +238,24 @@ private:
         return std::to_string(index - schedule_.timed_index(0) + 1) + " of " + std::to_string(schedule_.reps);
     }
 
-    // Two timed runs, chosen at random (a device the program cannot read or replay), whose outputs
-    // are kept and checked: one when there is one timed run, none when there is none.
-    // The grader's reference run (--write-bounds) keeps none: its checked run is all it needs.
-    static std::vector<uint64_t> choose_checked_runs(const RunSchedule& schedule, bool reference_run) {
-        std::vector<uint64_t> chosen;
-        if (schedule.reps <= 0 || reference_run) return chosen;
+    // The runs of `name` after its checked run: its own range of run indices (run_schedule.hpp),
+    // from its place among the lab's parts; the yardsticks' after them.
+    RunSchedule schedule_of(const std::string& name) const {
+        size_t position = std::find(lab_.parts.begin(), lab_.parts.end(), name) - lab_.parts.begin();
+        return RunSchedule{o_.warmup, o_.reps, int(position)};
+    }
+
+    // Which of a part's timed runs keep their outputs for the check: two, chosen at random when
+    // the case begins (by a device the program cannot read or replay), one when there is one
+    // timed run, none when there is none. The grader's reference run (--write-bounds) keeps
+    // none: its checked run is all it needs.
+    static std::vector<int> choose_checked_positions(int reps, bool reference_run) {
+        std::vector<int> chosen;
+        if (reps <= 0 || reference_run) return chosen;
         std::random_device entropy;
-        uint64_t first = schedule.timed_index(0), count = uint64_t(schedule.reps);
-        chosen.push_back(first + entropy() % count);
-        if (count > 1) {
-            uint64_t other = first + entropy() % (count - 1);
+        chosen.push_back(int(entropy() % unsigned(reps)));
+        if (reps > 1) {
+            int other = int(entropy() % unsigned(reps - 1));
             chosen.push_back(other >= chosen.front() ? other + 1 : other);
         }
         return chosen;
@@ -347,8 +357,9 @@ private:
     Launcher launcher_;
     RunReport report_;
     std::function<double()> clock_;
-    RunSchedule schedule_;
-    std::vector<uint64_t> checked_runs_;  // the timed runs whose outputs are kept and checked
+    std::vector<int> checked_positions_;  // which timed runs (0 = the first) keep their outputs
+    RunSchedule schedule_;                 // the current part's runs
+    std::vector<uint64_t> checked_runs_;   // its timed runs whose outputs are kept and checked
     std::vector<std::pair<uint64_t, OutputArray>> kept_;  // the current part's, by run index
     std::map<std::pair<std::string, uint64_t>, Reference> references_;  // by output and run index
     bool full_ = false;  // whole references (not a sample)

@@ -269,7 +269,6 @@ int cmd_checked_runs(int argc, char** argv) {
     LabPlan plan = plan_from(args);
     std::set<std::pair<std::string, unsigned long long>> needed;
     for (const CasePlan& c : plan.cases) {
-        LabPlan::TimedRuns timed = plan.timed_runs(c);
         std::string runs = args.text("dir") + "/runs/" + c.name;
         DIR* folder = opendir(runs.c_str());
         if (!folder) continue;
@@ -279,7 +278,7 @@ int cmd_checked_runs(int argc, char** argv) {
             RunEvidence run = read_run(runs + "/" + name, plan.part_names());
             for (const auto& [part, record] : run.parts)
                 for (unsigned long long index : record.checked_runs)
-                    if (timed.contains(index) &&
+                    if (plan.timed_runs(c, part).contains(index) &&
                         !exists(args.text("reference") + "/" + c.name + "/run" + std::to_string(index) + "/out/results.tsv"))
                         needed.insert({c.name, index});
         }

@@ -211,7 +211,7 @@ std::vector<std::string> LabPlan::run_args(const CasePlan& c) const {
     return words;
 }
 
-LabPlan::TimedRuns LabPlan::timed_runs(const CasePlan& c) const {
+LabPlan::TimedRuns LabPlan::timed_runs(const CasePlan& c, const std::string& part) const {
     long long reps = driver_defaults::reps, warmup = driver_defaults::warmup;
     std::vector<std::string> words = run_args(c);
     for (size_t i = 0; i < words.size(); ++i) {
@@ -221,6 +221,8 @@ LabPlan::TimedRuns LabPlan::timed_runs(const CasePlan& c) const {
             if (words[i].rfind(option + "=", 0) == 0) *value = std::atoll(words[i].c_str() + option.size() + 1);
         }
     }
-    RunSchedule schedule{int(warmup), int(reps)};
+    std::vector<std::string> names = part_names();
+    int position = int(std::find(names.begin(), names.end(), part) - names.begin());
+    RunSchedule schedule{int(warmup), int(reps), position};
     return {schedule.timed_index(0), (unsigned long long)(reps > 0 ? reps : 0)};
 }

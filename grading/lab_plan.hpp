@@ -57,13 +57,14 @@ struct LabPlan {
     // grading.args, then student_args, then, for a case without performance points,
     // --reps 1 --warmup 0 (its times are not used).
     std::vector<std::string> run_args(const CasePlan& c) const;
-    // The timed runs of a graded case, by run index (common/gpu_timer.hpp, RunSchedule): the
-    // driver keeps the outputs of two of them, chosen at random, for the checker.
+    // The timed runs of a part on a graded case, by run index (common/run_schedule.hpp: each part
+    // has its own range, from its place in `parts`): the driver keeps the outputs of two of them,
+    // chosen at random, for the checker.
     struct TimedRuns {
         unsigned long long first = 0, count = 0;
         bool contains(unsigned long long index) const { return index >= first && index < first + count; }
     };
-    TimedRuns timed_runs(const CasePlan& c) const;
+    TimedRuns timed_runs(const CasePlan& c, const std::string& part) const;
     std::string forbidden, forbidden_reason;  // lab-wide; empty pattern when none
     std::vector<std::string> allowed_symbols;  // regexes the student objects may use beyond the base list
     std::string sanitize_case;  // empty when the lab has none

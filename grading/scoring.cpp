@@ -347,7 +347,7 @@ private:
     // which grade.sh made before scoring (<case>/run<index>/ beside the case's reference).
     std::string timed_runs_problem(const CasePlan& c, const std::string& part, const PartRecord& r, const RunEvidence& run,
                                    const std::string& reference_file) {
-        LabPlan::TimedRuns timed = plan_.timed_runs(c);
+        LabPlan::TimedRuns timed = plan_.timed_runs(c, part);
         size_t expected = timed.count < 2 ? size_t(timed.count) : 2;
         std::vector<unsigned long long> runs = r.checked_runs;
         std::sort(runs.begin(), runs.end());

@@ -34,8 +34,9 @@ run_reference() {
     done >"$dir/.run/cases.txt"
     local cpus
     cpus=$(timed_cpus)
-    CUDA_VISIBLE_DEVICES=$gpu ${cpus:+taskset -c "$cpus"} timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) "${REFERENCE_BIN[$lab]}" \
-        --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"} >"$dir/.run/log.txt" 2>&1
+    # From the repository, where the cases' data files are named (hidden ones too).
+    (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu ${cpus:+taskset -c "$cpus"} timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) \
+        "${REFERENCE_BIN[$lab]}" --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"} >"$dir/.run/log.txt" 2>&1)
     for case_name in "$@"; do
         rm -rf -- "${dir:?}/$case_name" && mkdir -p -- "$dir/$case_name"
         [[ -d $dir/.run/$case_name ]] && mv -- "$dir/.run/$case_name" "$dir/$case_name/out"
@@ -120,8 +121,8 @@ run_checked_run_references() {
     done < <("$GRADER" checked-runs --manifests "$REPO/labs" --lab "$lab" --dir "$dir" --reference "$root") >"$work/cases.txt"
     ((${#made[@]})) || { rm -rf -- "$work"; return 0; }
     say "  reference outputs of checked timed runs: $lab ${made[*]}"
-    CUDA_VISIBLE_DEVICES=$gpu timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) "${REFERENCE_BIN[$lab]}" \
-        --cases "$work/cases.txt" --out "$work" --write-bounds >"$work/log.txt" 2>&1
+    (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) "${REFERENCE_BIN[$lab]}" \
+        --cases "$work/cases.txt" --out "$work" --write-bounds >"$work/log.txt" 2>&1)
     local pair
     for pair in "${made[@]}"; do
         case_name=${pair%/*} index=${pair#*/}

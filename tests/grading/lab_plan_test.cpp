@@ -112,12 +112,15 @@ TEST_CASE("graded cases run on seeds derived from the grading run's, and their t
     CHECK(graded.back() != "1");
     plan.grading_seed = 12346;
     CHECK(plan.student_args(small).back() != graded.back());  // another grading, other data
-    // small earns no performance points: one checked run, one timed (run 1); big: the driver's
-    // defaults, 3 warm-ups then 20 timed runs (4 to 23).
-    CHECK(plan.timed_runs(small).first == 1);
-    CHECK(plan.timed_runs(small).count == 1);
-    CHECK(plan.timed_runs(*plan.find_case("big")).first == 4);
-    CHECK(plan.timed_runs(*plan.find_case("big")).count == 20);
+    // small earns no performance points: one checked run, one timed (run 1 for the first part,
+    // run 2 for the second: each part has runs of its own); big: the driver's defaults, 3
+    // warm-ups then 20 timed runs (4 to 23 for the first part, 27 to 46 for the second).
+    CHECK(plan.timed_runs(small, "first").first == 1);
+    CHECK(plan.timed_runs(small, "first").count == 1);
+    CHECK(plan.timed_runs(small, "second").first == 2);
+    CHECK(plan.timed_runs(*plan.find_case("big"), "first").first == 4);
+    CHECK(plan.timed_runs(*plan.find_case("big"), "first").count == 20);
+    CHECK(plan.timed_runs(*plan.find_case("big"), "second").first == 27);
 }
 
 TEST_CASE("manifest mistakes are refused with the key named", "[grading][manifest]") {

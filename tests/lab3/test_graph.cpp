@@ -152,7 +152,7 @@ TEST_CASE("the sample graphs of the lab parse, with what their comments say", "[
         CHECK(island(a.from) == island(a.to));
     }
     CHECK(read_graph("labs/lab3/graphs/grid-20x20.gr").n == 400);
-    Graph loops = read_graph("labs/lab3/graphs/loops.gr");
+    Graph loops = read_graph("labs/lab3/graphs/selfloops.gr");
     adjacency_matrix(loops, &stats);
     CHECK(stats.self_loops > 0);
     CHECK(stats.parallel > 0);

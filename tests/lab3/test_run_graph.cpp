@@ -84,7 +84,7 @@ TEST_CASE("every run draws its own graph, the same on every call, and density 0 
 
 TEST_CASE("a file's runs keep its structure and move its weights within its range", "[lab3][graph]") {
     for (const char* file : {"labs/lab3/graphs/tiny.txt", "labs/lab3/graphs/islands.gr", "labs/lab3/graphs/grid-20x20.gr",
-                             "labs/lab3/graphs/loops.gr"}) {
+                             "labs/lab3/graphs/selfloops.gr"}) {
         INFO(file);
         Graph g = read_graph(file);
         const int n = g.n;

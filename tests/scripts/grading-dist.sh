@@ -33,6 +33,33 @@ for manifest in labs/*/manifest; do
 done
 check "no reference output anywhere" bash -c "! grep -rlq --binary-files=text '^labout 1 ' '$root'"
 
+# Hidden means hidden: no hidden case's input or arguments in the tarball, in a handout, or in
+# what a student's process finds in its work folder when it runs the public cases (the grader's
+# template of the lab: grading/lib/workfolders.sh, with its manifest as manifest_public makes it).
+REPO=$PWD
+source grading/lib/workfolders.sh
+shipped_sums=$(cd "$root" && find . -type f -exec sha256sum {} + | awk '{ print $1 }' | sort -u)
+for manifest in labs/*/manifest; do
+    lab=$(basename "$(dirname "$manifest")")
+    declare -A LAB_FILES=([$lab]="$(manifest_get "$lab" student_files)")
+    template_sums=$(template_sources "$lab" | grep -v "^labs/$lab/manifest$" | xargs sha256sum | awk '{ print $1 }' | sort -u)
+    public_manifest=$(manifest_public "$manifest")
+    for c in $(manifest_get "$lab" cases); do
+        [[ $(manifest_get "$lab" "case.$c.visibility") == hidden ]] || continue
+        args=$(manifest_get "$lab" "case.$c.args")
+        check "$lab $c: its arguments are in no file of the tarball" bash -c "! grep -rqF -- '$args' '$root'"
+        check "$lab $c: its arguments are in no handout" bash -c "! grep -qF -- '$args' handouts/*.md"
+        check "$lab $c: its arguments are not in the work folder's manifest" bash -c "! grep -qF -- '$args' <<<'$public_manifest'"
+        for word in $args; do
+            [[ $word == */* && -f $word ]] || continue
+            check "$lab $c: its input $word lies in grading/hidden/$lab/" test "${word#grading/hidden/$lab/}" != "$word"
+            sum=$(sha256sum "$word" | awk '{ print $1 }')
+            check "$lab $c: no file of the tarball holds its input $word" bash -c "! grep -qx '$sum' <<<'$shipped_sums'"
+            check "$lab $c: no file of the public runs' work folder holds its input $word" bash -c "! grep -qx '$sum' <<<'$template_sums'"
+        done
+    done
+done
+
 # The tarball's own test command, alone (one architecture, to stay fast; two jobs as CI has).
 (cd "$root" && CUDA_ARCH="${CUDA_ARCH:-90}" make -j2 test) >"$work/test.log" 2>&1
 status=$?

@@ -68,7 +68,7 @@ else
     fi
     for args in "--n 67 --block 8" "--n 131 --block 32 --components 3 --density 0.05" "--n 1" \
         "--graph labs/lab3/graphs/tiny.txt" "--graph labs/lab3/graphs/islands.gr --block 16" \
-        "--graph labs/lab3/graphs/loops.gr --block 32"; do
+        "--graph labs/lab3/graphs/selfloops.gr --block 32"; do
         # shellcheck disable=SC2086
         output=$("$solution" $args --reps 2 --warmup 0 2>&1)
         if [[ $? != 0 || $(grep -cE '^(cpu|trusted_2d|cpu_diameter|fw_1d|fw_2d|fw_blocked|diameter) .* PASS' <<<"$output") != 7 ]]; then
