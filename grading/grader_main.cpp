@@ -1,7 +1,8 @@
 // grading/bin: the C++ half of the grader (grading/README.md). grading/grade.sh runs the
 // builds and the sandboxed cases; this tool decides and reports:
 //   plan, unrecorded, stopped, scan-includes, scan-build, scan-symbols, scan-forbidden, headers,
-//   check-reference, checked-runs, check, score, report, gradebook, similarity, gpus.
+//   check-reference, checked-runs, compact-reference, check, score, report, gradebook,
+//   similarity, gpus.
 // Every command reads the lab's manifest through common/manifest.cpp.
 #include <dirent.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <set>
+#include <tuple>
 #include <sstream>
 
 #include "args.hpp"
@@ -20,6 +22,7 @@
 #include "json_text.hpp"
 #include "lab_plan.hpp"
 #include "output_check.hpp"
+#include "output_sample.hpp"
 #include "reports.hpp"
 #include "run_evidence.hpp"
 #include "scoring.hpp"
@@ -257,17 +260,17 @@ int cmd_scan_forbidden(int argc, char** argv) {
 }
 
 // The timed runs whose reference outputs a student's evidence needs before it can be scored:
-// every checked timed run a part's record names that is one of its case's timed runs, and
-// whose reference (<reference>/<case>/run<index>/) is not there yet. grade.sh makes them with
-// the reference solution (--data-index) and then scores.
+// every checked timed run a part's record names that is one of the part's timed runs on its
+// case, and whose reference (<reference>/<case>/run<index>/) is not there yet. grade.sh makes
+// them with the reference solution (--data-index, --part) and then scores.
 int cmd_checked_runs(int argc, char** argv) {
-    ArgParser args("grader checked-runs", "Prints CASE<TAB>INDEX for each checked timed run whose reference output is missing.");
+    ArgParser args("grader checked-runs", "Prints CASE<TAB>INDEX<TAB>PART for each checked timed run whose reference output is missing.");
     lab_options(args);
     args.option("dir", "DIR", "", "the student's folder for this lab");
     args.option("reference", "DIR", "", "the reference outputs, a folder per case");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
-    std::set<std::pair<std::string, unsigned long long>> needed;
+    std::set<std::tuple<std::string, unsigned long long, std::string>> needed;
     for (const CasePlan& c : plan.cases) {
         std::string runs = args.text("dir") + "/runs/" + c.name;
         DIR* folder = opendir(runs.c_str());
@@ -279,12 +282,41 @@ int cmd_checked_runs(int argc, char** argv) {
             for (const auto& [part, record] : run.parts)
                 for (unsigned long long index : record.checked_runs)
                     if (plan.timed_runs(c, part).contains(index) &&
-                        !exists(args.text("reference") + "/" + c.name + "/run" + std::to_string(index) + "/out/results.tsv"))
-                        needed.insert({c.name, index});
+                        !exists(args.text("reference") + "/" + c.name + "/" + checked_run_folder(index) + "/out/" + part + ".sample"))
+                        needed.insert({c.name, index, part});
         }
         closedir(folder);
     }
-    for (const auto& [case_name, index] : needed) std::printf("%s\t%llu\n", case_name.c_str(), index);
+    for (const auto& [case_name, index, part] : needed) std::printf("%s\t%llu\t%s\n", case_name.c_str(), index, part.c_str());
+    return 0;
+}
+
+// Keeps a sample of a reference run's output of one part (output_sample.hpp): <part>.sample
+// beside it, and the whole output removed.
+int cmd_compact_reference(int argc, char** argv) {
+    ArgParser args("grader compact-reference", "Replaces a reference output by a sample of it (the reference of a checked timed run).");
+    lab_options(args);
+    args.option("run", "DIR", "", "the reference run folder (out/results.tsv and the outputs)");
+    args.option("part", "PART", "", "the part");
+    args.option("keep", "N", "65536", "positions to keep at most");
+    args.option("seed", "S", "1", "the grading run's secret sample seed");
+    args.parse(argc, argv);
+    LabPlan plan = plan_from(args);
+    std::string out = args.text("run") + "/out";
+    RunEvidence run = read_run(args.text("run"), plan.part_names());
+    auto record = run.parts.find(args.text("part"));
+    if (record == run.parts.end() || record->second.output.empty())
+        fail(exit_code::io_error, "the reference run in " + args.text("run") + " wrote no output for part " + args.text("part"));
+    try {
+        OutputArray whole = read_output_array(out + "/" + record->second.output);
+        OutputSample sample = sample_output(whole, size_t(args.integer("keep", 1, 1ll << 30)),
+                                            static_cast<uint64_t>(args.integer("seed", 0, 1ll << 62)));
+        if (sample.positions.empty()) fail(exit_code::io_error, "the reference output of part " + args.text("part") + " bounds no element");
+        write_output_sample(out + "/" + args.text("part") + ".sample", sample);
+        std::remove((out + "/" + record->second.output).c_str());
+    } catch (const std::runtime_error& e) {
+        fail(exit_code::io_error, e.what());
+    }
     return 0;
 }
 
@@ -305,8 +337,9 @@ int cmd_check_reference(int argc, char** argv) {
     lab_options(args);
     args.option("run", "DIR", "", "the reference run folder");
     args.flag("with-bounds", "the run must have written outputs with error bounds");
+    args.option("part", "PART", "", "only this part must have run (a reference of checked timed runs)");
     args.parse(argc, argv);
-    std::string problem = reference_run_problem(args.text("run"), plan_from(args), args.is_set("with-bounds"));
+    std::string problem = reference_run_problem(args.text("run"), plan_from(args), args.is_set("with-bounds"), args.text("part"));
     if (problem.empty()) return 0;
     std::printf("%s\n", problem.c_str());
     return 1;
@@ -487,7 +520,7 @@ const std::map<std::string, Command>& commands() {
         {"plan", cmd_plan},     {"unrecorded", cmd_unrecorded}, {"stopped", cmd_stopped},
         {"scan-includes", cmd_scan_includes}, {"scan-build", cmd_scan_build}, {"scan-symbols", cmd_scan_symbols},
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
-        {"headers", cmd_headers},
+        {"headers", cmd_headers},               {"compact-reference", cmd_compact_reference},
         {"check", cmd_check},   {"score", cmd_score},           {"report", cmd_report},
         {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"similarity", cmd_similarity}};
     return table;

@@ -139,6 +139,8 @@ std::string checked_run_file(const std::string& part, unsigned long long index) 
     return part + ".run" + std::to_string(index) + ".out";
 }
 
+std::string checked_run_folder(unsigned long long index) { return "run" + std::to_string(index); }
+
 std::vector<std::string> unrecorded_parts(const RunEvidence& run, const std::vector<std::string>& part_names) {
     std::vector<std::string> missing;
     for (const std::string& part : part_names)

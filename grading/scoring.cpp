@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "output_check.hpp"
+#include "output_sample.hpp"
 #include "perf_curve.hpp"
 #include "result_files.hpp"
 #include "run_evidence.hpp"
@@ -314,7 +315,7 @@ private:
                         pass = v.pass;
                         why = v.pass ? "correct" : v.checked ? "wrong result: " + v.reason : v.reason;
                         if (pass) {
-                            std::string timed = timed_runs_problem(c, p.name, r, run, reference.parts[p.name].output);
+                            std::string timed = timed_runs_problem(c, p.name, r, run);
                             if (!timed.empty()) pass = false, why = timed;
                         }
                     }
@@ -342,11 +343,11 @@ private:
     }
 
     // Why the outputs of the timed runs the driver kept (checked_runs) do not prove the work was
-    // done in every run, or "": each must be one of the case's timed runs, two of them (one when
-    // there is one), and match the reference solution's output for that run's own inputs,
-    // which grade.sh made before scoring (<case>/run<index>/ beside the case's reference).
-    std::string timed_runs_problem(const CasePlan& c, const std::string& part, const PartRecord& r, const RunEvidence& run,
-                                   const std::string& reference_file) {
+    // done in every run, or "": each must be one of the part's timed runs on the case, two of them
+    // (one when there is one), and match the reference solution's output for that run's own
+    // inputs at the sampled positions (output_sample.hpp), which grade.sh made before scoring
+    // (<case>/run<index>/out/<part>.sample beside the case's reference).
+    std::string timed_runs_problem(const CasePlan& c, const std::string& part, const PartRecord& r, const RunEvidence& run) {
         LabPlan::TimedRuns timed = plan_.timed_runs(c, part);
         size_t expected = timed.count < 2 ? size_t(timed.count) : 2;
         std::vector<unsigned long long> runs = r.checked_runs;
@@ -358,10 +359,11 @@ private:
             return "its record does not name the " + std::to_string(expected) +
                    " checked timed runs the driver keeps, so its timed runs cannot be shown to do the work";
         for (unsigned long long index : r.checked_runs) {
-            std::string reference = in_.reference_dir + "/" + c.name + "/run" + std::to_string(index) + "/out/" + reference_file;
+            std::string reference = in_.reference_dir + "/" + c.name + "/" + checked_run_folder(index) + "/out/" + part + ".sample";
             if (!exists(reference)) throw std::runtime_error("the reference output of timed run " + std::to_string(index) +
                                                              " of case " + c.name + " is missing: " + reference);
-            OutputVerdict v = check_output_files(run.output_dir + "/" + checked_run_file(part, index), reference, c.tolerance);
+            OutputVerdict v = check_output_against_sample(run.output_dir + "/" + checked_run_file(part, index), reference,
+                                                          c.tolerance);
             if (!v.pass)
                 return "the checked run was right, but timed run " + std::to_string(index - timed.first + 1) + " of " +
                        std::to_string(timed.count) + " (inputs of its own) is wrong: " + v.reason;
@@ -464,9 +466,9 @@ private:
 
 LabScore score_lab(const LabPlan& plan, const ScoringInputs& inputs) { return LabScorer(plan, inputs).run(); }
 
-std::string reference_run_problem(const std::string& dir, const LabPlan& plan, bool with_bounds) {
+std::string reference_run_problem(const std::string& dir, const LabPlan& plan, bool with_bounds, const std::string& part) {
     try {
-        ReferenceRun ref = read_reference(dir, plan.part_names(), "reference run");
+        ReferenceRun ref = read_reference(dir, part.empty() ? plan.part_names() : std::vector<std::string>{part}, "reference run");
         for (const auto& [part, record] : ref.parts) {
             if (record.status == PartStatus::skipped) continue;  // sat out by the trusted driver: nothing to time or compare
             if (!with_bounds) {

@@ -19,6 +19,7 @@ struct ScoringInputs {
 // missing or wrong: that is the grading run's fault, never a reason to take points.
 LabScore score_lab(const LabPlan& plan, const ScoringInputs& inputs);
 
-// Empty when `dir` holds a complete reference run of `plan` (every part ran and, when
-// `with_bounds`, wrote an output with error bounds); otherwise what is wrong, in one sentence.
-std::string reference_run_problem(const std::string& dir, const LabPlan& plan, bool with_bounds);
+// Empty when `dir` holds a complete reference run of `plan` (every part, or only `part` when one
+// is named, ran and, when `with_bounds`, wrote an output with error bounds); otherwise what is
+// wrong, in one sentence.
+std::string reference_run_problem(const std::string& dir, const LabPlan& plan, bool with_bounds, const std::string& part = "");

@@ -92,48 +92,48 @@ check_binary_in_sandbox() {
     rm -rf -- "$box"
 }
 
-# make_checked_run_references LAB DIR GPU: the reference outputs the student's evidence in DIR
-# needs for its checked timed runs (grader checked-runs), made now by the reference solution on
-# the same inputs: each case's run N is `--data-index N`, with its error bounds at a sample of
-# positions drawn from SAMPLE_SEED, which no student's process ever sees. Once per case and run
-# for the whole class: the next student who needs it finds it here.
+# make_checked_run_references LAB DIR GPU: the references the student's evidence in DIR needs for
+# its parts' checked timed runs (grader checked-runs), made now by the reference solution on the
+# same inputs (`--data-index N --part P`), then kept as a sample of at most 65536 positions drawn
+# from SAMPLE_SEED, which no student's process ever sees (grader compact-reference). Once per
+# case and run for the whole class: the next student who needs it finds it here.
 make_checked_run_references() {
     local lab=$1 dir=$2 gpu=$3 needed
     needed=$("$GRADER" checked-runs --manifests "$REPO/labs" --lab "$lab" --dir "$dir" --reference "${REFERENCE_DIR[$lab]}") ||
         return 1
     [[ -z $needed ]] && return 0
     # The lock first, the GPU second: a runner never waits for this lock while it holds the GPU's.
-    with_lock "$PRIVATE/reference-$lab.lock" with_gpu shared "$gpu" run_checked_run_references "$lab" "$dir" "$gpu"
+    # The GPU to itself: a student's program that fills it must not make the reference fail.
+    with_lock "$PRIVATE/reference-$lab.lock" with_gpu exclusive "$gpu" run_checked_run_references "$lab" "$dir" "$gpu"
 }
 run_checked_run_references() {
-    local lab=$1 dir=$2 gpu=$3 case_name index wall=0 limit made=() problem
+    local lab=$1 dir=$2 gpu=$3 case_name index part wall=0 limit made=() problem
     local root=${REFERENCE_DIR[$lab]} work
     work=$root/.checked-runs
     rm -rf -- "$work" && mkdir -p -- "$work"
     # Again under the lock: another runner may have made some meanwhile.
-    while IFS=$'\t' read -r case_name index; do
+    while IFS=$'\t' read -r case_name index part; do
         [[ -n $case_name ]] || continue
         limit=$(case_limit "$lab" "$case_name")
-        printf '%s.run%s %s --time-limit %s --data-index %s --reps 0 --check sample --sample-seed %s\n' \
-            "$case_name" "$index" "${CASE_ARGS[$lab/$case_name]}" "$limit" "$index" "$SAMPLE_SEED"
+        printf '%s.run%s %s --time-limit %s --data-index %s --reps 0 --check sample --sample-seed %s --part %s\n' \
+            "$case_name" "$index" "${CASE_ARGS[$lab/$case_name]}" "$limit" "$index" "$SAMPLE_SEED" "$part"
         wall=$(awk -v w="$wall" -v t="$limit" 'BEGIN { printf "%d", w + 2 * t }')
-        made+=("$case_name/$index")
+        made+=("$case_name/$index/$part")
     done < <("$GRADER" checked-runs --manifests "$REPO/labs" --lab "$lab" --dir "$dir" --reference "$root") >"$work/cases.txt"
     ((${#made[@]})) || { rm -rf -- "$work"; return 0; }
-    say "  reference outputs of checked timed runs: $lab ${made[*]}"
+    log "reference outputs of checked timed runs: $lab ${made[*]}"
     (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) "${REFERENCE_BIN[$lab]}" \
         --cases "$work/cases.txt" --out "$work" --write-bounds >"$work/log.txt" 2>&1)
-    local pair
-    for pair in "${made[@]}"; do
-        case_name=${pair%/*} index=${pair#*/}
-        local target=$root/$case_name/run$index
-        rm -rf -- "$target" && mkdir -p -- "$target"
-        [[ -d $work/$case_name.run$index ]] && mv -- "$work/$case_name.run$index" "$target/out"
-        cp -- "$work/log.txt" "$target/log.txt"
-        if ! problem=$("$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "$target" --with-bounds); then
-            rm -rf -- "$target"
-            die "the reference solution fails $lab case $case_name on the inputs of timed run $index: $problem (log: $work/log.txt)"
-        fi
+    local item check=$work/check
+    for item in "${made[@]}"; do
+        IFS=/ read -r case_name index part <<<"$item"
+        rm -rf -- "$check" && mkdir -p -- "$check"
+        [[ -d $work/$case_name.run$index ]] && mv -- "$work/$case_name.run$index" "$check/out"
+        problem=$("$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "$check" --part "$part" --with-bounds) ||
+            die "the reference solution fails $lab case $case_name part $part on the inputs of timed run $index: $problem (log: $work/log.txt)"
+        "$GRADER" compact-reference --manifests "$REPO/labs" --lab "$lab" --run "$check" --part "$part" --seed "$SAMPLE_SEED" \
+            >>"$work/log.txt" 2>&1 || die "cannot keep a sample of the reference of $lab $case_name run $index (log: $work/log.txt)"
+        mkdir -p -- "$root/$case_name/run$index/out" && mv -- "$check/out/$part.sample" "$root/$case_name/run$index/out/"
     done
     rm -rf -- "$work"
 }

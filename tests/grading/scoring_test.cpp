@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "manifest.hpp"
+#include "output_sample.hpp"
 
 #include "catch.hpp"
 #include "reports.hpp"
@@ -89,12 +90,14 @@ struct Fixture {
     LabScore score() {
         namespace fs = std::filesystem;
         for (const CasePlan& c : plan.cases) {
-            std::string every = timed_runs(c, "one") + " " + timed_runs(c, "two");
-            fs::path reference = dir / ("reference/" + c.name);
-            for (const std::string& r : split_words(every))
-                if (fs::exists(reference / "out") && !fs::exists(reference / ("run" + r))) {
-                    fs::create_directories(reference / ("run" + r));
-                    fs::copy(reference / "out", reference / ("run" + r) / "out", fs::copy_options::recursive);
+            for (const std::string& part : plan.part_names())
+                for (const std::string& r : split_words(timed_runs(c, part))) {
+                    std::string dense = dir / ("reference/" + c.name + "/out/" + part + ".out");
+                    std::string sample = dir / ("reference/" + c.name + "/run" + r + "/out/" + part + ".sample");
+                    if (fs::exists(dense) && !fs::exists(sample)) {
+                        fs::create_directories(fs::path(sample).parent_path());
+                        write_output_sample(sample, sample_output(read_output_array(dense), 65536, 1));
+                    }
                 }
             fs::path folder = dir / ("lab/runs/" + c.name);
             if (!fs::exists(folder)) continue;
@@ -302,7 +305,9 @@ TEST_CASE("a part's checked timed runs must each match the reference on their ow
     }
     SECTION("a timed run that handed in an earlier result fails, naming the run") {
         record("1");
-        f.dir.write_floats("reference/small/run1/out/one.out", {7, 8, 9}, {0.1, 0.1, 0.1});  // that run's own inputs' answer
+        // That run's own inputs' answer.
+        write_output_sample(f.dir / "reference/small/run1/out/one.sample",
+                            sample_output(OutputArray{DType::f32, {7, 8, 9}, {0.1, 0.1, 0.1}}, 65536, 1));
         LabScore s = f.score();
         const ScoreItem& i = f.item(s, "correctness", "small", "one");
         CHECK(i.points == 0);
@@ -318,13 +323,20 @@ TEST_CASE("a part's checked timed runs must each match the reference on their ow
             CHECK(i.message.find("its record does not name the 1 checked timed runs") == 0);
         }
     }
-    SECTION("a sampled reference compares only the elements it bounds") {
+    SECTION("a sampled reference compares only the elements it keeps, and only those it bounds") {
         record("1");
         double nan = std::nan("");
-        f.dir.write_floats("reference/small/run1/out/one.out", {1, 99, 3}, {0.1, nan, 0.1});
+        OutputSample sample = sample_output(OutputArray{DType::f32, {1, 99, 3}, {0.1, nan, 0.1}}, 65536, 1);
+        CHECK(sample.positions == std::vector<uint64_t>{0, 2});
+        write_output_sample(f.dir / "reference/small/run1/out/one.sample", sample);
         CHECK(f.item(f.score(), "correctness", "small", "one").points == 1);
         f.dir.write_floats("lab/runs/small/batch-1/out/one.run1.out", {1, 2, 30});
         CHECK(f.item(f.score(), "correctness", "small", "one").points == 0);
+        // At most `at_most` positions, the same ones for the same seed.
+        OutputArray wide{DType::f32, std::vector<double>(1000, 1.0), std::vector<double>(1000, 0.1)};
+        CHECK(sample_output(wide, 10, 7).positions.size() == 10);
+        CHECK(sample_output(wide, 10, 7).positions == sample_output(wide, 10, 7).positions);
+        CHECK(sample_output(wide, 10, 7).positions != sample_output(wide, 10, 8).positions);
     }
     SECTION("a missing reference of a checked run is the grader's error") {
         record("1");

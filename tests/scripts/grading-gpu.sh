@@ -9,6 +9,10 @@
 #
 #   GRADE_TEST_TIME_LIMIT (default 10): the per-case time limit of this run, so an endless
 #   kernel costs seconds, not minutes. LABS="lab1 lab3": only those labs.
+#   COPIES (default 8): copies of the reference solution graded in the same class, each of which
+#   must get at least 99% of the lab's maximum (the timing is fair enough to weigh speed).
+#   TWICE=1: grade the class a second time, and every student's total must agree within 1% of
+#   the maximum.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
@@ -34,6 +38,12 @@ grade_variants() {
     for name in $(variant_names "$lab"); do
         make_variant "$lab" "$name" "$subs/$name" || { check "$lab $name: the variant can be made" false; continue; }
         variants+=("$name")
+    done
+    copies=()
+    for ((i = 1; i <= ${COPIES:-8}; i++)); do
+        mkdir -p "$subs/copy-$i"
+        for file in $(manifest_get "$lab" student_files); do cp -- "solutions/$lab/$file" "$subs/copy-$i/"; done
+        copies+=("copy-$i")
     done
     if [[ -n ${CHECK_ONLY-} ]]; then
         out=$CHECK_ONLY/$lab/out status=0
@@ -183,13 +193,13 @@ check_lab() {
             fi
         done
     done
-    check "$lab: the gradebook lists every variant" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == "${#variants[@]}"
+    check "$lab: the gradebook lists every variant and copy" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == "$((${#variants[@]} + ${#copies[@]}))"
     check "$lab: every variant has feedback.md and results.json" \
         bash -c "for v in ${variants[*]}; do [[ -s '$out'/students/\$v/feedback.md && -s '$out'/students/\$v/results.json ]] || exit 1; done"
     # The physical bound (floor_ms) the reference's timing run records, where the lab's metric
     # names one, lies below every part's time; no variant is flagged for beating it.
     local timing
-    for timing in "$out"/.grader/timing/*/"$lab"/gpu*/*/out/results.tsv; do
+    for timing in "$out"/.grader/timing/*/"$lab"/gpu*/t*/*/out/results.tsv; do
         [[ -f $timing ]] || continue
         check "$lab: the physical bound of ${timing%/out/results.tsv} lies below every reference time ($(bound_and_times "$timing"))" \
             bash -c "[[ '$(bound_and_times "$timing")' != *below* ]]"
@@ -200,9 +210,39 @@ check_lab() {
     grep -A20 '^Where the time went' "$work/$lab/screen.txt"
 }
 
+total_of() { lab_field "$1/students/$2/$3/score.tsv" points; }
+
+# The copies of the reference: each at least 99% of the maximum. With TWICE=1, the class graded
+# again into another folder: every student's total within 1% of the maximum of the first.
+check_fairness() {
+    local lab=$1 max lowest="" highest="" student total
+    max=$(lab_field "$out/students/solution/$lab/score.tsv" max)
+    for student in "${copies[@]}"; do
+        total=$(total_of "$out" "$student" "$lab")
+        check "$lab $student: at least 99% of $max ($total)" awk -v t="$total" -v m="$max" 'BEGIN { exit !(t >= 0.99 * m) }'
+        lowest=$(awk -v a="${lowest:-$total}" -v b="$total" 'BEGIN { print (b < a ? b : a) }')
+        highest=$(awk -v a="${highest:-$total}" -v b="$total" 'BEGIN { print (b > a ? b : a) }')
+    done
+    echo "$lab: reference $(total_of "$out" solution "$lab") of $max; ${#copies[@]} copies from $lowest to $highest"
+    [[ ${TWICE:-0} == 1 ]] || return 0
+    local again=$work/$lab/again largest=0 who=""
+    grading/grade.sh --sandbox "$(best_sandbox)" --labs "$lab" --out "$again" --time-limit "${GRADE_TEST_TIME_LIMIT:-10}" \
+        "$work/$lab/submissions" >"$work/$lab/screen-again.txt" 2>&1
+    check "$lab: grade.sh graded the class again (status $?)" test -f "$again/gradebook.csv"
+    for student in "${variants[@]}" "${copies[@]}"; do
+        local first second change
+        first=$(total_of "$out" "$student" "$lab") second=$(total_of "$again" "$student" "$lab")
+        change=$(awk -v a="$first" -v b="$second" 'BEGIN { d = a - b; print (d < 0 ? -d : d) }')
+        check "$lab $student: the same total when graded again, within 1% of $max ($first, then $second)" \
+            awk -v d="$change" -v m="$max" 'BEGIN { exit !(d <= 0.01 * m) }'
+        awk -v d="$change" -v l="$largest" 'BEGIN { exit !(d > l) }' && largest=$change who=$student
+    done
+    echo "$lab: graded twice, the largest change $largest${who:+ ($who)} of $max"
+}
+
 labs=${LABS:-$(variant_labs)}
 [[ -n $labs ]] || { echo "no lab has planted-bug variants"; exit 1; }
 for lab in $labs; do
-    grade_variants "$lab" && check_lab "$lab"
+    grade_variants "$lab" && check_lab "$lab" && check_fairness "$lab"
 done
 finish

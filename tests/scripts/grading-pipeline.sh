@@ -28,6 +28,8 @@ cat >"$stand_ins/compute-sanitizer" <<'EOF'
 #!/usr/bin/env bash
 # Stand-in: compute-sanitizer [--OPTION VALUE]... PROGRAM ARGS...
 while [[ ${1-} == --* ]]; do shift 2; done
+echo "program: $*"
+[[ -f cases.txt ]] && sed 's/^/case line: /' cases.txt
 "$@"
 status=$?
 echo "========= ERROR SUMMARY: 0 errors"
@@ -167,7 +169,9 @@ check "two GPUs: one runner on each" grep -q "^Running 4 submission(s) on 2 GPU(
 check "two GPUs: the students' timed cases ran on both ($(cat "$out"/students/*/labcpu/gpu.txt 2>/dev/null | sort | uniq -c |
     awk '{ printf "%sGPU %s: %s", s, $2, $1; s = ", " }'))" \
     test "$(cat "$out"/students/*/labcpu/gpu.txt 2>/dev/null | sort -u | paste -sd' ')" == "0 1"
-check "two GPUs: the reference was timed on each" test -e "$(echo "$out"/.grader/timing/*/labcpu/gpu0/.done)" -a -e "$(echo "$out"/.grader/timing/*/labcpu/gpu1/.done)"
+# Timed on each GPU before its first timed student and again after its last (runs.sh).
+check "two GPUs: the reference was timed on each, before and after its students" \
+    test "$(ls -d "$out"/.grader/timing/*/labcpu/gpu0/t*/.done "$out"/.grader/timing/*/labcpu/gpu1/t*/.done 2>/dev/null | wc -l)" == 4
 for student in good wrong-b crash-b stateful; do
     check "two GPUs: $student scores as on one ($(labcpu_points "$out" "$student"))" \
         test "$(labcpu_points "$out" "$student")" == "$(labcpu_points "$class_out" "$student")"
@@ -239,6 +243,10 @@ done
 check "endless-b: the sanitizers run parts a and c only" \
     test "$(sanitized_parts endless-b memcheck) $(sanitized_parts endless-b racecheck)" == "a,c a,c"
 check "good: the sanitizers run every part" test "$(sanitized_parts good memcheck)" == a,b,c
+# The sanitizer's process has exactly a graded process's arguments (--cases, --out): a program
+# cannot tell it is watched from its command line (grading/lib/runs.sh, run_sanitizers).
+check "good: the sanitizer runs the program with a graded run's arguments" \
+    grep -qx 'program: ./build/bin/labcpu-graded --cases cases.txt --out run-out' "$out/students/good/labcpu/sanitize/memcheck/log.txt"
 check "endless-b: the sanitizers finish and find nothing" \
     test "$(grep -c 'message=[a-z]*: no errors on case small' "$out/students/endless-b/labcpu/score.tsv")" == 2
 check "endless-b: nothing is left unrun for the budget" bash -c "! grep -q 'run-time budget' '$out/students/endless-b/labcpu/score.tsv'"
