@@ -11,6 +11,7 @@
 #   kernel costs seconds, not minutes. LABS="lab1 lab3": only those labs.
 #   COPIES (default 8): copies of the reference solution graded in the same class, each of which
 #   must get at least 99% of the lab's maximum (the timing is fair enough to weigh speed).
+#   GRADE_RUNNERS: grade.sh's --runners (default: a quarter of the CPUs, at most 4).
 #   TWICE=1: grade the class a second time, and every student's total must agree within 1% of
 #   the maximum.
 set -uo pipefail
@@ -49,7 +50,8 @@ grade_variants() {
         out=$CHECK_ONLY/$lab/out status=0
         cp "$out/summary.txt" "$work/$lab/screen.txt"
     else
-        grading/grade.sh --sandbox "$(best_sandbox)" --labs "$lab" --out "$out" --time-limit "${GRADE_TEST_TIME_LIMIT:-10}" "$subs" >"$work/$lab/screen.txt" 2>&1
+        grading/grade.sh --sandbox "$(best_sandbox)" --labs "$lab" --out "$out" --time-limit "${GRADE_TEST_TIME_LIMIT:-10}" \
+            ${GRADE_RUNNERS:+--runners "$GRADE_RUNNERS"} "$subs" >"$work/$lab/screen.txt" 2>&1
         status=$?
     fi
     sed -n '/^student /,$p' "$work/$lab/screen.txt"
@@ -227,7 +229,7 @@ check_fairness() {
     [[ ${TWICE:-0} == 1 ]] || return 0
     local again=$work/$lab/again largest=0 who=""
     grading/grade.sh --sandbox "$(best_sandbox)" --labs "$lab" --out "$again" --time-limit "${GRADE_TEST_TIME_LIMIT:-10}" \
-        "$work/$lab/submissions" >"$work/$lab/screen-again.txt" 2>&1
+        ${GRADE_RUNNERS:+--runners "$GRADE_RUNNERS"} "$work/$lab/submissions" >"$work/$lab/screen-again.txt" 2>&1
     check "$lab: grade.sh graded the class again (status $?)" test -f "$again/gradebook.csv"
     for student in "${variants[@]}" "${copies[@]}"; do
         local first second change
