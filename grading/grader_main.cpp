@@ -268,10 +268,27 @@ int cmd_checked_runs(int argc, char** argv) {
     lab_options(args);
     args.option("dir", "DIR", "", "the student's folder for this lab");
     args.option("reference", "DIR", "", "the reference outputs, a folder per case");
+    args.option("every-run-up-to", "N", "0",
+                "instead of a student's: every timed run of the cases with at most N timed runs a part (made "
+                "before the students, since every student's driver keeps those)");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
     std::set<std::tuple<std::string, unsigned long long, std::string>> needed;
+    auto need = [&](const CasePlan& c, const std::string& part, unsigned long long index) {
+        if (plan.timed_runs(c, part).contains(index) &&
+            !exists(args.text("reference") + "/" + c.name + "/" + checked_run_folder(index) + "/out/" + part + ".sample"))
+            needed.insert({c.name, index, part});
+    };
+    const unsigned long long every = static_cast<unsigned long long>(args.integer("every-run-up-to", 0, 1000));
     for (const CasePlan& c : plan.cases) {
+        if (every > 0) {
+            for (const std::string& part : plan.part_names()) {
+                LabPlan::TimedRuns timed = plan.timed_runs(c, part);
+                if (timed.count <= every)
+                    for (unsigned long long i = timed.first; i < timed.first + timed.count; ++i) need(c, part, i);
+            }
+            continue;
+        }
         std::string runs = args.text("dir") + "/runs/" + c.name;
         DIR* folder = opendir(runs.c_str());
         if (!folder) continue;
@@ -280,10 +297,7 @@ int cmd_checked_runs(int argc, char** argv) {
             if (name == "." || name == "..") continue;
             RunEvidence run = read_run(runs + "/" + name, plan.part_names());
             for (const auto& [part, record] : run.parts)
-                for (unsigned long long index : record.checked_runs)
-                    if (plan.timed_runs(c, part).contains(index) &&
-                        !exists(args.text("reference") + "/" + c.name + "/" + checked_run_folder(index) + "/out/" + part + ".sample"))
-                        needed.insert({c.name, index, part});
+                for (unsigned long long index : record.checked_runs) need(c, part, index);
         }
         closedir(folder);
     }

@@ -138,6 +138,9 @@ LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
         c.time_limit = case_number(m, name, "time_limit", 60);
         c.tolerance = case_number(m, name, "tolerance", 1);
         c.perf = contains(perf_cases, name);
+        c.fixed_seed = m.get_or("case." + name + ".fixed_seed", "no") == "yes";
+        if (c.fixed_seed && c.perf)
+            reject(m, "case." + name + ".fixed_seed: a performance case is graded on data drawn when grading starts");
         if (c.points < 0) reject(m, "case." + name + ".points must not be negative");
         if (!(c.time_limit > 0)) reject(m, "the time limit of case '" + name + "' must be positive");
         if (!(c.tolerance >= 0)) reject(m, "the tolerance of case '" + name + "' must not be negative");
@@ -189,7 +192,7 @@ LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
 
 std::vector<std::string> LabPlan::student_args(const CasePlan& c) const {
     std::vector<std::string> words = c.args;
-    if (grading_seed == 0) return words;
+    if (grading_seed == 0 || c.fixed_seed) return words;
     // The case's own seed (the last --seed its arguments give, else the driver's default, 1),
     // mixed with the grading seed; below 2^62, the driver's limit.
     unsigned long long own = 1;

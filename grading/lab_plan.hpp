@@ -17,6 +17,10 @@ struct CasePlan {
     double time_limit = 0;  // seconds; case.<name>.time_limit, else time_limit
     double tolerance = 1;   // case.<name>.tolerance, else tolerance
     bool perf = false;      // listed in perf.cases
+    // case.<name>.fixed_seed: the manifest's seed is part of the case's design (lab 4's h-neg: a
+    // seed whose every value of B is negative), so grading keeps it instead of drawing one.
+    // Never a performance case, whose graded data must not be known before grading.
+    bool fixed_seed = false;
 };
 
 // The performance curve (labs/MANIFEST.md): full points up to full_ratio, none from zero_ratio.

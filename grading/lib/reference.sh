@@ -45,8 +45,12 @@ run_reference() {
     rm -rf -- "$dir/.run"
 }
 
-# Outputs of every case of LAB, from the cache or made now on the first GPU.
-make_reference_outputs() { with_lock "$PRIVATE/reference-$1.lock" make_missing_reference_outputs "$1"; }
+# Outputs of every case of LAB, from the cache or made now on the first GPU, and those of the
+# timed runs of its cases that have one a part.
+make_reference_outputs() {
+    with_lock "$PRIVATE/reference-$1.lock" make_missing_reference_outputs "$1"
+    with_lock "$PRIVATE/reference-$1.lock" make_small_case_checked_references "$1"
+}
 make_missing_reference_outputs() {
     local lab=$1 case_name problem missing=()
     REFERENCE_DIR[$lab]=$PRIVATE/reference/$lab/${REFERENCE_KEY[$lab]}
@@ -92,48 +96,70 @@ check_binary_in_sandbox() {
     rm -rf -- "$box"
 }
 
-# make_checked_run_references LAB DIR GPU: the references the student's evidence in DIR needs for
-# its parts' checked timed runs (grader checked-runs), made now by the reference solution on the
-# same inputs (`--data-index N --part P`), then kept as a sample of at most 65536 positions drawn
-# from SAMPLE_SEED, which no student's process ever sees (grader compact-reference). Once per
-# case and run for the whole class: the next student who needs it finds it here.
+# The references of checked timed runs (a student's driver keeps the outputs of two timed runs
+# of each part, chosen at random: grading/FORMATS.md): the reference solution on the same inputs
+# (`--data-index N --part P`), kept as a sample of at most 65536 positions drawn from SAMPLE_SEED,
+# which no student's process ever sees (grader compact-reference). Once per case, run and part
+# for the whole class. The cases with a single timed run a part (those without performance
+# points) have them made with the reference outputs, before any student; the performance cases'
+# when a student first needs one.
+make_small_case_checked_references() {
+    local lab=$1 needed
+    needed=$("$GRADER" checked-runs --manifests "$REPO/labs" --lab "$lab" --reference "${REFERENCE_DIR[$lab]}" \
+        --every-run-up-to 2) || die "grader checked-runs failed for $lab"
+    [[ -z $needed ]] || run_checked_run_references "$lab" "${GPU_IDS[0]}" "$needed" ||
+        die "the reference solution fails $lab on the inputs of a timed run (see $PRIVATE/reference-checked-$lab.log)"
+}
+# make_checked_run_references LAB DIR GPU: those the student's evidence in DIR names and that are
+# missing; with the GPU shared with the other runners, and again with it to itself should a
+# classmate's program have filled it.
 make_checked_run_references() {
     local lab=$1 dir=$2 gpu=$3 needed
     needed=$("$GRADER" checked-runs --manifests "$REPO/labs" --lab "$lab" --dir "$dir" --reference "${REFERENCE_DIR[$lab]}") ||
         return 1
     [[ -z $needed ]] && return 0
     # The lock first, the GPU second: a runner never waits for this lock while it holds the GPU's.
-    # The GPU to itself: a student's program that fills it must not make the reference fail.
-    with_lock "$PRIVATE/reference-$lab.lock" with_gpu exclusive "$gpu" run_checked_run_references "$lab" "$dir" "$gpu"
+    with_lock "$PRIVATE/reference-$lab.lock" with_gpu shared "$gpu" run_checked_run_references "$lab" "$gpu" "$needed" ||
+        with_lock "$PRIVATE/reference-$lab.lock" with_gpu exclusive "$gpu" run_checked_run_references "$lab" "$gpu" "$needed" ||
+        die "the reference solution fails $lab on the inputs of a timed run (see $PRIVATE/reference-checked-$lab.log)"
 }
+# run_checked_run_references LAB GPU NEEDED: makes the references NEEDED lists (lines of
+# CASE<TAB>INDEX<TAB>PART) that are still missing, in one run of the reference solution; fails,
+# keeping its log in $PRIVATE/reference-checked-LAB.log, when one of them could not be made.
 run_checked_run_references() {
-    local lab=$1 dir=$2 gpu=$3 case_name index part wall=0 limit made=() problem
+    local lab=$1 gpu=$2 needed=$3 case_name index part wall=0 limit made=() problem
     local root=${REFERENCE_DIR[$lab]} work
     work=$root/.checked-runs
     rm -rf -- "$work" && mkdir -p -- "$work"
-    # Again under the lock: another runner may have made some meanwhile.
     while IFS=$'\t' read -r case_name index part; do
         [[ -n $case_name ]] || continue
+        # Another runner may have made it meanwhile (under the same lock).
+        [[ -e $root/$case_name/run$index/out/$part.sample ]] && continue
         limit=$(case_limit "$lab" "$case_name")
         printf '%s.run%s %s --time-limit %s --data-index %s --reps 0 --check sample --sample-seed %s --part %s\n' \
             "$case_name" "$index" "${CASE_ARGS[$lab/$case_name]}" "$limit" "$index" "$SAMPLE_SEED" "$part"
         wall=$(awk -v w="$wall" -v t="$limit" 'BEGIN { printf "%d", w + 2 * t }')
         made+=("$case_name/$index/$part")
-    done < <("$GRADER" checked-runs --manifests "$REPO/labs" --lab "$lab" --dir "$dir" --reference "$root") >"$work/cases.txt"
+    done <<<"$needed" >"$work/cases.txt"
     ((${#made[@]})) || { rm -rf -- "$work"; return 0; }
     log "reference outputs of checked timed runs: $lab ${made[*]}"
     (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) "${REFERENCE_BIN[$lab]}" \
         --cases "$work/cases.txt" --out "$work" --write-bounds >"$work/log.txt" 2>&1)
-    local item check=$work/check
+    local item check=$work/check status=0
     for item in "${made[@]}"; do
         IFS=/ read -r case_name index part <<<"$item"
         rm -rf -- "$check" && mkdir -p -- "$check"
         [[ -d $work/$case_name.run$index ]] && mv -- "$work/$case_name.run$index" "$check/out"
-        problem=$("$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "$check" --part "$part" --with-bounds) ||
-            die "the reference solution fails $lab case $case_name part $part on the inputs of timed run $index: $problem (log: $work/log.txt)"
-        "$GRADER" compact-reference --manifests "$REPO/labs" --lab "$lab" --run "$check" --part "$part" --seed "$SAMPLE_SEED" \
-            >>"$work/log.txt" 2>&1 || die "cannot keep a sample of the reference of $lab $case_name run $index (log: $work/log.txt)"
+        if ! problem=$("$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "$check" --part "$part" --with-bounds) ||
+            ! "$GRADER" compact-reference --manifests "$REPO/labs" --lab "$lab" --run "$check" --part "$part" \
+                --seed "$SAMPLE_SEED" >>"$work/log.txt" 2>&1; then
+            echo "$lab $case_name part $part, timed run $index: ${problem:-cannot keep a sample}" >>"$work/log.txt"
+            status=1
+            continue
+        fi
         mkdir -p -- "$root/$case_name/run$index/out" && mv -- "$check/out/$part.sample" "$root/$case_name/run$index/out/"
     done
+    cp -- "$work/log.txt" "$PRIVATE/reference-checked-$lab.log"
     rm -rf -- "$work"
+    return $status
 }

@@ -135,14 +135,17 @@ fresh_box() {
 }
 
 # A run that ends saying the GPU was short of memory (the driver's exit 7) or that no GPU was
-# usable (3) while the GPU was shared may have met another student's program, not its own
-# fault: note it, so that the round runs the student's group again with the GPU to itself
-# (shared_or_alone). Sets GPU_SHORT.
+# usable (3) while the GPU was shared, or a sanitizer run whose log shows a CUDA call failing
+# for memory (LOG: compute-sanitizer ends with its own status and reports the failed call), may
+# have met another student's program, not its own fault: note it, so that the round runs the
+# student's group again with the GPU to itself (shared_or_alone). Sets GPU_SHORT.
+#   note_gpu_short SANDBOX_TSV [LOG]
 note_gpu_short() {
     [[ ${GPU_LOCK_MODE:-} == shared ]] || return 0
     case $(field_of "$1" exit) in
         3 | 7) [[ $(field_of "$1" outcome) == exited ]] && GPU_SHORT=yes ;;
     esac
+    [[ -n ${2-} ]] && grep -q 'cudaErrorMemoryAllocation' -- "$2" 2>/dev/null && GPU_SHORT=yes
     return 0
 }
 
@@ -336,7 +339,7 @@ run_sanitizers() {
             --fsize "$OUTPUT_LIMIT" --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
             bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh --as-graded "$tool" "./build/bin/$lab-graded" --cases cases.txt --out run-out
         spend "$evidence/sandbox.tsv"
-        note_gpu_short "$evidence/sandbox.tsv"
+        note_gpu_short "$evidence/sandbox.tsv" "$evidence/log.txt"
         trim_log "$evidence/log.txt"
         rm -rf -- "$box"
         log "sanitize $student $lab $tool: $(field_of "$evidence/sandbox.tsv" outcome) $(field_of "$evidence/sandbox.tsv" exit)"

@@ -112,6 +112,11 @@ TEST_CASE("graded cases run on seeds derived from the grading run's, and their t
     CHECK(graded.back() != "1");
     plan.grading_seed = 12346;
     CHECK(plan.student_args(small).back() != graded.back());  // another grading, other data
+    // A case whose seed is its design keeps it; a performance case may not.
+    LabPlan fixed = plan_of(with_line("case.small.points", "case.small.points = 1\ncase.small.fixed_seed = yes"));
+    fixed.grading_seed = 12345;
+    CHECK(fixed.student_args(*fixed.find_case("small")) == small.args);
+    CHECK_THROWS_AS(plan_of(with_line("case.big.points", "case.big.points = 2\ncase.big.fixed_seed = yes")), ManifestError);
     // small earns no performance points: one checked run, one timed (run 1 for the first part,
     // run 2 for the second: each part has runs of its own); big: the driver's defaults, 3
     // warm-ups then 20 timed runs (4 to 23 for the first part, 27 to 46 for the second).

@@ -38,24 +38,26 @@ check "no reference output anywhere" bash -c "! grep -rlq --binary-files=text '^
 # template of the lab: grading/lib/workfolders.sh, with its manifest as manifest_public makes it).
 REPO=$PWD
 source grading/lib/workfolders.sh
-shipped_sums=$(cd "$root" && find . -type f -exec sha256sum {} + | awk '{ print $1 }' | sort -u)
+absent() { ! grep -rqF -- "$1" "${@:2}"; }                 # absent TEXT FILE...: TEXT in none of them
+sum_absent() { ! grep -qx -- "$1" "$2"; }                  # sum_absent SUM LIST: SUM not a line of LIST
+(cd "$root" && find . -type f -exec sha256sum {} + | awk '{ print $1 }' | sort -u) >"$work/shipped.sums"
 for manifest in labs/*/manifest; do
     lab=$(basename "$(dirname "$manifest")")
     declare -A LAB_FILES=([$lab]="$(manifest_get "$lab" student_files)")
-    template_sums=$(template_sources "$lab" | grep -v "^labs/$lab/manifest$" | xargs sha256sum | awk '{ print $1 }' | sort -u)
-    public_manifest=$(manifest_public "$manifest")
+    template_sources "$lab" | grep -v "^labs/$lab/manifest$" | xargs sha256sum | awk '{ print $1 }' | sort -u >"$work/template.sums"
+    manifest_public "$manifest" >"$work/public.manifest"
     for c in $(manifest_get "$lab" cases); do
         [[ $(manifest_get "$lab" "case.$c.visibility") == hidden ]] || continue
         args=$(manifest_get "$lab" "case.$c.args")
-        check "$lab $c: its arguments are in no file of the tarball" bash -c "! grep -rqF -- '$args' '$root'"
-        check "$lab $c: its arguments are in no handout" bash -c "! grep -qF -- '$args' handouts/*.md"
-        check "$lab $c: its arguments are not in the work folder's manifest" bash -c "! grep -qF -- '$args' <<<'$public_manifest'"
+        check "$lab $c: its arguments are in no file of the tarball" absent "$args" "$root"
+        check "$lab $c: its arguments are in no handout" absent "$args" handouts/*.md
+        check "$lab $c: its arguments are not in the work folder's manifest" absent "$args" "$work/public.manifest"
         for word in $args; do
             [[ $word == */* && -f $word ]] || continue
             check "$lab $c: its input $word lies in grading/hidden/$lab/" test "${word#grading/hidden/$lab/}" != "$word"
             sum=$(sha256sum "$word" | awk '{ print $1 }')
-            check "$lab $c: no file of the tarball holds its input $word" bash -c "! grep -qx '$sum' <<<'$shipped_sums'"
-            check "$lab $c: no file of the public runs' work folder holds its input $word" bash -c "! grep -qx '$sum' <<<'$template_sums'"
+            check "$lab $c: no file of the tarball holds its input $word" sum_absent "$sum" "$work/shipped.sums"
+            check "$lab $c: no file of the public runs' work folder holds its input $word" sum_absent "$sum" "$work/template.sums"
         done
     done
 done
