@@ -68,9 +68,10 @@ std::map<std::string, size_t> declared_dynamic_shared(const Manifest& manifest) 
     return declared;
 }
 
-// One kernel of one source: what it needs on each compiled architecture.
+// One kernel of one source (by its symbol: overloads share a name): what it needs on each
+// compiled architecture.
 struct Kernel {
-    std::string source, name;
+    std::string source, symbol, name;
     std::map<int, CompiledKernel> on;  // by architecture
 };
 
@@ -140,9 +141,9 @@ int main(int argc, char** argv) {
                 fail(exit_code::io_error, base + ".ptxas: " + e.what());
             }
             for (CompiledKernel& c : found) {
-                auto same = [&](const Kernel& k) { return k.source == source && k.name == c.name; };
+                auto same = [&](const Kernel& k) { return k.source == source && k.symbol == c.symbol; };
                 auto it = std::find_if(kernels.begin(), kernels.end(), same);
-                if (it == kernels.end()) it = kernels.insert(kernels.end(), Kernel{source, c.name, {}});
+                if (it == kernels.end()) it = kernels.insert(kernels.end(), Kernel{source, c.symbol, c.name, {}});
                 it->on[sm] = c;
             }
         }
