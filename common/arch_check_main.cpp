@@ -96,6 +96,94 @@ std::string list_archs(const std::vector<int>& archs) {
     return text;
 }
 
+// Every kernel of every source, as compiled for each architecture of `compiled`.
+std::vector<Kernel> read_kernels(const std::string& build, const std::vector<int>& compiled,
+                                 const std::vector<std::string>& sources) {
+    std::vector<Kernel> kernels;
+    for (const std::string& source : sources) {
+        for (int sm : compiled) {
+            std::string base = build + "/arch/" + architecture_name(sm) + "/" + source;
+            std::vector<CompiledKernel> found;
+            try {
+                found = read_compiled_kernels(read_file(base + ".ptx"), read_file(base + ".ptxas"));
+            } catch (const PtxasReportError& e) {
+                fail(exit_code::io_error, base + ".ptxas: " + e.what());
+            }
+            for (CompiledKernel& c : found) {
+                auto same = [&](const Kernel& k) { return k.source == source && k.symbol == c.symbol; };
+                auto it = std::find_if(kernels.begin(), kernels.end(), same);
+                if (it == kernels.end()) it = kernels.insert(kernels.end(), Kernel{source, c.symbol, c.name, {}});
+                it->on[sm] = c;
+            }
+        }
+    }
+    return kernels;
+}
+
+struct Findings {
+    std::vector<std::string> lines;  // "FAIL  ..." and "warn  ...", printed after the table
+    int failures = 0, warnings = 0;
+    void fail(const std::string& text) { lines.push_back("FAIL  " + text), ++failures; }
+    void warn(const std::string& text) { lines.push_back("warn  " + text), ++warnings; }
+};
+
+// Checks one kernel on every architecture and prints its row of the table.
+void check_kernel(const Kernel& k, const std::map<std::string, size_t>& declared, const std::string& manifest,
+                  const std::vector<int>& compiled, Findings& findings) {
+    const CompiledKernel w = worst(k);
+    auto listed = declared.find(without_blanks(k.name));
+    const size_t dynamic = listed == declared.end() ? 0 : listed->second;
+    if (w.uses_dynamic_shared && listed == declared.end())
+        findings.fail(k.source + ": " + k.name + " uses dynamic shared memory (extern __shared__), but " +
+                      (manifest.empty() ? std::string("no manifest") : manifest) +
+                      "'s launch.dynamic_shared does not say how much its launches ask for");
+
+    const int threads = w.launch_bound > 0 ? std::min(w.launch_bound, 1024) : 1024;
+    const std::string launch =
+        std::to_string(threads) + " threads" +
+        (w.launch_bound > 0 ? " (its __launch_bounds__)" : " (no __launch_bounds__ limits it)") +
+        (dynamic ? ", " + std::to_string(dynamic) + " B of dynamic shared memory (the manifest)" : "");
+    // The architectures where it would not launch, by reason: most reasons hold on several.
+    std::vector<std::pair<std::string, std::string>> refusals;  // reason, architectures
+    int fewest_threads = 1024;                                   // the largest block its registers allow everywhere
+    for (int sm : known_architectures()) {
+        const cudaDeviceProp gpu = architecture_limits(sm);
+        const bool estimated = !k.on.count(sm);
+        const CompiledKernel& c = estimated ? w : k.on.at(sm);
+        KernelResources resources{c.registers, c.static_shared_bytes,
+                                  max_threads_for_registers(gpu, c.registers, c.launch_bound)};
+        fewest_threads = std::min(fewest_threads, resources.max_threads_per_block);
+        try {
+            check_launch_limits(gpu, resources, LaunchConfig{dim3(1), dim3(unsigned(threads)), dynamic});
+        } catch (const LaunchRefused& e) {
+            std::string where = architecture_name(sm) + (estimated ? "*" : "") + " (" + architecture_family(sm) + ")";
+            auto same = std::find_if(refusals.begin(), refusals.end(), [&](const auto& r) { return r.first == e.what(); });
+            if (same == refusals.end()) refusals.push_back({e.what(), where});
+            else same->second += ", " + where;
+        }
+    }
+    for (const auto& [reason, where] : refusals)
+        findings.fail(k.source + ": " + k.name + " on " + where + ": " + reason + "; launched with " + launch +
+                      (where.find('*') != std::string::npos
+                           ? " (* its resources estimated from " + list_archs(compiled) + ")"
+                           : ""));
+    for (const auto& [sm, c] : k.on)
+        if (c.spill_store_bytes || c.spill_load_bytes)
+            findings.warn(k.source + ": " + k.name + " spills on " + architecture_name(sm) + ": " +
+                          std::to_string(c.spill_store_bytes) + " bytes stored, " +
+                          std::to_string(c.spill_load_bytes) + " loaded (" + std::to_string(c.registers) +
+                          " registers; it launches, but its spilled values go through local memory)");
+
+    int worst_sm = k.on.begin()->first;
+    for (const auto& [sm, c] : k.on)
+        if (c.registers > k.on.at(worst_sm).registers) worst_sm = sm;
+    std::string regs = std::to_string(w.registers) + " " + architecture_name(worst_sm);
+    std::string block = w.launch_bound > 0 ? std::to_string(threads) : "any";
+    std::string spills = std::to_string(w.spill_store_bytes) + "/" + std::to_string(w.spill_load_bytes);
+    std::printf("%-30s %-34s %14s %7zu %8zu %6s %7d %6d %14s\n", k.source.c_str(), k.name.c_str(), regs.c_str(),
+                w.static_shared_bytes, dynamic, block.c_str(), fewest_threads, w.stack_frame_bytes, spills.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -117,120 +205,43 @@ int main(int argc, char** argv) {
         }
         compiled.push_back(sm);
     }
-    std::vector<std::string> sources = split_words(args.text("sources"));
+    const std::vector<std::string> sources = split_words(args.text("sources"));
     if (compiled.empty() || sources.empty()) fail(exit_code::bad_usage, "--archs and --sources are needed (see --help)");
     std::map<std::string, size_t> declared;
-    std::string manifest_path = args.text("manifest");
-    if (!manifest_path.empty()) {
+    const std::string manifest = args.text("manifest");
+    if (!manifest.empty()) {
         try {
-            declared = declared_dynamic_shared(Manifest::load(manifest_path));
+            declared = declared_dynamic_shared(Manifest::load(manifest));
         } catch (const ManifestError& e) {
             fail(exit_code::io_error, e.what());
         }
     }
+    const std::vector<Kernel> kernels = read_kernels(args.text("build"), compiled, sources);
 
-    // Every kernel of every source, as compiled for each architecture.
-    std::vector<Kernel> kernels;
-    for (const std::string& source : sources) {
-        for (int sm : compiled) {
-            std::string base = args.text("build") + "/arch/" + architecture_name(sm) + "/" + source;
-            std::vector<CompiledKernel> found;
-            try {
-                found = read_compiled_kernels(read_file(base + ".ptx"), read_file(base + ".ptxas"));
-            } catch (const PtxasReportError& e) {
-                fail(exit_code::io_error, base + ".ptxas: " + e.what());
-            }
-            for (CompiledKernel& c : found) {
-                auto same = [&](const Kernel& k) { return k.source == source && k.symbol == c.symbol; };
-                auto it = std::find_if(kernels.begin(), kernels.end(), same);
-                if (it == kernels.end()) it = kernels.insert(kernels.end(), Kernel{source, c.symbol, c.name, {}});
-                it->on[sm] = c;
-            }
-        }
-    }
-
-    int failures = 0, warnings = 0;
+    std::printf("registers: the most a thread over the compiled architectures, and where; static and dynamic:\n"
+                "shared memory bytes a block; block: the kernel's __launch_bounds__, or any; max: the largest\n"
+                "block its registers allow on every architecture; stack: local memory bytes a thread.\n");
     std::printf("%-30s %-34s %14s %7s %8s %6s %7s %6s %14s\n", "source", "kernel", "registers", "static",
                 "dynamic", "block", "max", "stack", "spills st/ld");
-    std::vector<std::string> findings;
-    for (const Kernel& k : kernels) {
-        const CompiledKernel w = worst(k);
-        int worst_sm = k.on.begin()->first;
-        for (const auto& [sm, c] : k.on)
-            if (c.registers > k.on.at(worst_sm).registers) worst_sm = sm;
-        auto listed = declared.find(without_blanks(k.name));
-        size_t dynamic = listed == declared.end() ? 0 : listed->second;
-        if (w.uses_dynamic_shared && listed == declared.end()) {
-            findings.push_back("FAIL  " + k.source + ": " + k.name +
-                               " uses dynamic shared memory (extern __shared__), but " +
-                               (manifest_path.empty() ? std::string("no manifest") : manifest_path) +
-                               "'s launch.dynamic_shared does not say how much its launches ask for");
-            ++failures;
-        }
-        const int threads = w.launch_bound > 0 ? std::min(w.launch_bound, 1024) : 1024;
-        const std::string launch = std::to_string(threads) + " threads" +
-                                   (w.launch_bound > 0 ? " (its __launch_bounds__)" : " (no __launch_bounds__ limits it)") +
-                                   (dynamic ? ", " + std::to_string(dynamic) + " B of dynamic shared memory (the manifest)" : "");
-        // The architectures where it would not launch, by reason: most reasons hold on several.
-        std::vector<std::pair<std::string, std::string>> refusals;  // reason, architectures
-        int fewest_threads = 1024;                                   // what the registers allow
-        for (int sm : known_architectures()) {
-            const cudaDeviceProp gpu = architecture_limits(sm);
-            bool estimated = !k.on.count(sm);
-            const CompiledKernel& c = estimated ? w : k.on.at(sm);
-            KernelResources resources{c.registers, c.static_shared_bytes,
-                                      max_threads_for_registers(gpu, c.registers, c.launch_bound)};
-            fewest_threads = std::min(fewest_threads, resources.max_threads_per_block);
-            try {
-                check_launch_limits(gpu, resources, LaunchConfig{dim3(1), dim3(unsigned(threads)), dynamic});
-            } catch (const LaunchRefused& e) {
-                std::string where = architecture_name(sm) + (estimated ? "*" : "") + " (" + architecture_family(sm) + ")";
-                auto same = std::find_if(refusals.begin(), refusals.end(), [&](const auto& r) { return r.first == e.what(); });
-                if (same == refusals.end()) refusals.push_back({e.what(), where});
-                else same->second += ", " + where;
-            }
-        }
-        for (const auto& [reason, where] : refusals) {
-            findings.push_back("FAIL  " + k.source + ": " + k.name + " on " + where + ": " + reason + "; launched with " +
-                               launch + (where.find('*') != std::string::npos
-                                             ? " (* its resources estimated from " + list_archs(compiled) + ")"
-                                             : ""));
-            ++failures;
-        }
-        for (const auto& [sm, c] : k.on) {
-            if (c.spill_store_bytes == 0 && c.spill_load_bytes == 0) continue;
-            findings.push_back("warn  " + k.source + ": " + k.name + " spills on " + architecture_name(sm) + ": " +
-                               std::to_string(c.spill_store_bytes) + " bytes stored, " +
-                               std::to_string(c.spill_load_bytes) + " loaded (" + std::to_string(c.registers) +
-                               " registers; it launches, but its spilled values go through local memory)");
-            ++warnings;
-        }
-        std::string regs = std::to_string(w.registers) + " " + architecture_name(worst_sm);
-        std::string block = w.launch_bound > 0 ? std::to_string(threads) : "any";
-        std::string spills = std::to_string(w.spill_store_bytes) + "/" + std::to_string(w.spill_load_bytes);
-        std::printf("%-30s %-34s %14s %7zu %8zu %6s %7d %6d %14s\n", k.source.c_str(), k.name.c_str(), regs.c_str(),
-                    w.static_shared_bytes, dynamic, block.c_str(), fewest_threads, w.stack_frame_bytes, spills.c_str());
-    }
+    Findings findings;
+    for (const Kernel& k : kernels) check_kernel(k, declared, manifest, compiled, findings);
     // A listed kernel must exist and use dynamic shared memory: a stale entry hides nothing, but
     // says something false.
     for (const auto& [name, bytes] : declared) {
         bool used = std::any_of(kernels.begin(), kernels.end(), [&](const Kernel& k) {
             return without_blanks(k.name) == name && worst(k).uses_dynamic_shared;
         });
-        if (!used) {
-            findings.push_back("FAIL  " + manifest_path + ": launch.dynamic_shared lists " + name +
-                               ", but no kernel of " + args.text("sources") + " by that name uses dynamic shared memory");
-            ++failures;
-        }
+        if (!used)
+            findings.fail(manifest + ": launch.dynamic_shared lists " + name + ", but no kernel of " +
+                          args.text("sources") + " by that name uses dynamic shared memory");
     }
-    for (const std::string& line : findings) std::printf("%s\n", line.c_str());
+    for (const std::string& line : findings.lines) std::printf("%s\n", line.c_str());
 
     std::vector<int> estimated;
     for (int sm : known_architectures())
         if (std::find(compiled.begin(), compiled.end(), sm) == compiled.end()) estimated.push_back(sm);
+    const std::string estimated_text = estimated.empty() ? "" : " and " + list_archs(estimated) + " (estimated)";
     std::printf("%zu kernels on %s (compiled)%s: %d failures, %d spill warnings\n", kernels.size(),
-                list_archs(compiled).c_str(),
-                estimated.empty() ? "" : (" and " + list_archs(estimated) + " (estimated)").c_str(), failures,
-                warnings);
-    return failures ? 1 : 0;
+                list_archs(compiled).c_str(), estimated_text.c_str(), findings.failures, findings.warnings);
+    return findings.failures ? 1 : 0;
 }
