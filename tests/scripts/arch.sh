@@ -38,7 +38,7 @@ check=$BUILD/bin/arch-check
 [[ " $ARCHS " == *" 75 "* ]] || { echo "FAIL  ARCHS='$ARCHS' leaves out 75, the architecture of the smallest limits"; exit 1; }
 started=$SECONDS
 
-# The files of each lab, the starter's and the solution's (the student tarball has no solutions/).
+# The files of each lab: the starter's, and the solution's where solutions/ has it.
 declare -A lab_sources
 for manifest in labs/*/manifest; do
     lab=$(basename "$(dirname "$manifest")")
