@@ -33,9 +33,12 @@ lab_include = $(if $(lab_of_source),-Ilabs/$(lab_of_source) -DLAB_NAME=\"$(lab_o
 # solution and its tests; nvcc passes them to the host compiler.
 lab_host_flags = $(if $(wildcard labs/$(lab_of_source)/manifest),$(call manifest,$(lab_of_source),host_flags))
 
+# What nvcc needs to compile a source, beside the architectures (mk/arch.mk compiles the same
+# sources for one architecture at a time).
+nvcc_source_flags = $(NVCCFLAGS) $(CPPFLAGS) $(lab_include) -Xcompiler "$(WARNINGS)" $(addprefix -Xcompiler ,$(lab_host_flags))
 $(BUILD)/obj/%.cu.o: %.cu
 	@mkdir -p $(@D)
-	$(NVCC) -std=c++17 $(GENCODE) $(NVCCFLAGS) $(CPPFLAGS) $(lab_include) -Xcompiler "$(WARNINGS)" $(addprefix -Xcompiler ,$(lab_host_flags)) -MMD -MP -c $< -o $@
+	$(NVCC) -std=c++17 $(GENCODE) $(nvcc_source_flags) -MMD -MP -c $< -o $@
 
 $(BUILD)/obj/%.cpp.o: %.cpp
 	@mkdir -p $(@D)
@@ -44,7 +47,8 @@ $(BUILD)/obj/%.cpp.o: %.cpp
 objects = $(patsubst %,$(BUILD)/obj/%.o,$(1))
 link = $(NVCC) $(GENCODE) $(1) -o $@ -L$(CUDA_HOME)/lib64
 
-COMMON_OBJ := $(call objects,$(filter-out common/gpu_limits_main.cpp,$(wildcard common/*.cpp common/*.cu)))
+# The helpers, without the main() of the tools built from them (make limits, mk/arch.mk).
+COMMON_OBJ := $(call objects,$(filter-out common/gpu_limits_main.cpp common/arch_check_main.cpp,$(wildcard common/*.cpp common/*.cu)))
 
 # --- per-lab rules ------------------------------------------------------------------
 # $(call lab_sources,LAB): the driver's files, i.e. every source in labs/LAB except the
@@ -127,6 +131,9 @@ test: test-build
 # --- grading and the student distribution (grading/README.md) ---------------------------------
 -include mk/grading.mk
 
+# --- every architecture's resources, without a GPU (tests/scripts/arch.sh) -------------------
+include mk/arch.mk
+
 # --- housekeeping ---------------------------------------------------------------------------
 # What the tests (Catch2), the figures (gnuplot), the grader's sandbox (bubblewrap) and its
 # tests of the planted-bug patches (patch) need; python3 opens archive submissions; zip and
@@ -161,4 +168,4 @@ help:
 	@echo "Building for compute capabilities: $(CUDA_ARCH) (set CUDA_ARCH to change)"
 .PHONY: help
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/arch -name '*.d' 2>/dev/null)

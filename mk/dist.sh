@@ -5,8 +5,9 @@
 #
 # It holds the working tree's files (git's tracked and untracked-but-not-ignored files)
 # except what students must not see: solutions/, the grader (grading/, which holds the
-# planted-bug copies of the solutions, and its tests and make rules), build and grading
-# outputs (so no reference output), and, in every lab's manifest, the hidden cases.
+# planted-bug copies of the solutions, and its tests and make rules), the architecture check of
+# the starters and solutions (tests/scripts/arch.sh), build and grading outputs (so no reference
+# output), and, in every lab's manifest, the hidden cases.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 (($# == 1)) || { echo "usage: mk/dist.sh TARBALL" >&2; exit 2; }
@@ -25,6 +26,10 @@ fi
 withheld() {
     case $1 in
         solutions/* | grading/* | tests/grading/* | tests/scripts/grading-* | mk/grading.mk | mk/dist.sh) return 0 ;;
+        # The architecture check is the course's check of its starters and solutions before they
+        # ship (its manifest entries name the solutions' kernels); a student's own kernels meet
+        # their GPU's limits at run time, in the launcher.
+        tests/scripts/arch.sh | tests/arch/*) return 0 ;;
         build/* | dist/* | results/* | grading-out/* | .git/*) return 0 ;;
     esac
     return 1

@@ -14,6 +14,8 @@ tar -tzf "$work/course-student.tar.gz" >"$work/list.txt"
 check "the tarball has one top folder, course-student/" bash -c "! grep -qv '^course-student/' '$work/list.txt'"
 check "no solutions/" bash -c "! grep -q '^course-student/solutions/' '$work/list.txt'"
 check "no grader (nor its planted-bug variants)" bash -c "! grep -qE '^course-student/(grading|tests/grading)/' '$work/list.txt'"
+check "no architecture check (its manifest entries name the solutions' kernels)" \
+    bash -c "! grep -qE '^course-student/tests/(scripts/arch.sh|arch/)' '$work/list.txt'"
 
 tar -xzf "$work/course-student.tar.gz" -C "$work"
 root=$work/course-student
