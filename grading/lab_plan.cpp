@@ -135,7 +135,7 @@ LabPlan make_lab_plan(const Manifest& m, const std::string& lab) {
         c.hidden = visibility == "hidden";
         required(m, "case." + name + ".points");
         c.points = m.number("case." + name + ".points", 0);
-        c.time_limit = case_number(m, name, "time_limit", 60);
+        c.time_limit = case_number(m, name, "time_limit", driver_defaults::time_limit);
         c.tolerance = case_number(m, name, "tolerance", 1);
         c.perf = contains(perf_cases, name);
         c.fixed_seed = m.get_or("case." + name + ".fixed_seed", "no") == "yes";
