@@ -167,7 +167,7 @@ help:
 	@echo "  make labN-memcheck        run a small case under compute-sanitizer (also -racecheck)"
 	@echo "  make limits               print this GPU's launch limits"
 	@echo "  make test                 build everything and run the tests"
-	@echo "  make deps                 install Catch2, gnuplot and bubblewrap with apt"
+	@echo "  make deps                 install what the tests, figures and grader need (make test does it where it can)"
 	@$(if $(GRADING_HELP),printf '%s\n' "$$GRADING_HELP",true)
 	@echo "  make clean                remove build/"
 	@echo
