@@ -1,7 +1,7 @@
 // Lab 6 trusted driver: only what is about sorting. Seeded batches of (key, value) pairs of
 // uint32 (values: each pair's position in its array), the parts of sort.cu, the exact
 // validator, and the yardsticks on the same data in the same run: CUB's segmented sort for a
-// batch, thrust::sort_by_key for one array (and, as the seed did, for float keys). The parts
+// batch, thrust::sort_by_key for one array (and, as the student report this lab quotes did, for float keys). The parts
 // and Thrust sort in place: before every run of every row the driver copies the input back
 // from a pristine copy, untimed, so every run sorts the same unsorted pairs (and finds them in
 // the L2 cache as far as they fit: the same for every row).
@@ -264,7 +264,7 @@ public:
         offsets_ = DeviceBuffer<int>(batch_ + 1);
         offsets_.upload(offsets);
         cub_temp_ = DeviceBuffer<unsigned char>(std::max<size_t>(cub_bytes_, 1));
-        if (batch_ == 1) {  // the seed's float experiment: the same keys as floats
+        if (batch_ == 1) {  // the student report's float experiment: the same keys as floats
             std::vector<float> f(input_.keys.begin(), input_.keys.end());
             pristine_float_keys_ = DeviceBuffer<float>(n);
             float_keys_ = DeviceBuffer<float>(n);
@@ -333,7 +333,7 @@ public:
             }
             const bool as_float = name == "thrust_float";
             run.output = as_float ? "float" : "sorted";
-            run.checked = !as_float;  // the seed's float row: only its time counts
+            run.checked = !as_float;  // the student report's float row: only its time counts
             run.run = [this, as_float](Launcher&) {
                 KeptAllocator alloc{&thrust_blocks_};
                 auto policy = thrust::cuda::par_nosync(alloc).on(stream_);
@@ -425,13 +425,13 @@ LabInfo lab6() {
     lab.metrics = {{"Mkeys/s", "mkeys", 1e6, Metric::Bound::none}};
     lab.yardsticks = {{"cub", "CUB DeviceSegmentedSort::SortPairs"},
                       {"thrust", "thrust::sort_by_key (one array)"},
-                      {"thrust_float", "thrust::sort_by_key of float keys (one array, the seed's row; unchecked)"}};
+                      {"thrust_float", "thrust::sort_by_key of float keys (one array, as the student report timed it; unchecked)"}};
     lab.declare_options = [](ArgParser& args) {
         args.option("length", "L", "1024", "pairs in each array: a power of two, 1 to 2^26");
         args.option("batch", "B", "1", "how many arrays (batch x length at most 2^28)");
-        args.option("total", "N", "0", "instead of --batch: N pairs in all, batch = N / length (the seed's 1048576)");
+        args.option("total", "N", "0", "instead of --batch: N pairs in all, batch = N / length (the sample's 1048576)");
         args.option("dir", "up|down", "up", "up: ascending, down: descending");
-        args.option("key-range", "K", "65536", "keys uniform in [0, K), 1 to 2^32 (the seed's 65536)");
+        args.option("key-range", "K", "65536", "keys uniform in [0, K), 1 to 2^32 (the sample's 65536)");
     };
     lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
         return std::make_unique<SortCase>(args, options);

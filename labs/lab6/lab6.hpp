@@ -10,7 +10,7 @@
 
 struct SortPart {
     const char* name;         // as in the manifest's `parts` and --part
-    const char* seed_kernel;  // its kernels in seed 000 (NVIDIA's sortingNetworks)
+    const char* sample_kernels;  // its kernels in NVIDIA's sortingNetworks sample
     bool one_block;           // sorts a whole array in one block: lengths up to shared_size_limit
     void (*run)(const SortProblem&, Launcher&);
 };
@@ -26,7 +26,7 @@ constexpr long long max_sort_total = 1ll << 28;   // batch x length: 32-bit indi
 // Checks --length, --batch and their product; stops with a clear message (exit 2) when wrong.
 void check_sort_size(long long length, long long batch);
 
-// The input of a case: batch x length keys uniform in [0, key_range) (the seed draws them below
+// The input of a case: batch x length keys uniform in [0, key_range) (NVIDIA's sample draws them below
 // 65536, so long arrays hold many equal keys), and as values each pair's position in its array.
 struct SortInput {
     std::vector<uint32_t> keys, values;

@@ -40,7 +40,7 @@ public:
         run.run = [this](Launcher& launch) {
             ++counts.part_runs;
             if (x_ == pristine_) ++counts.runs_on_fresh_input;
-            for (size_t stride = x_.size() / 2; stride > 0; stride /= 2)  // in place, as the seed's kernels
+            for (size_t stride = x_.size() / 2; stride > 0; stride /= 2)  // in place, as the reduction ladder's kernels
                 for (size_t i = 0; i < stride; ++i) x_[i] += x_[i + stride];
             sum_ = x_[0];
             fake_now_ms += 2;

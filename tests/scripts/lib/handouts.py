@@ -268,31 +268,42 @@ def check_todos(root, handouts):
 # --- references to the source reports ---------------------------------------------------------
 
 # The course was written from source reports that students never see (other students' work);
-# a file they receive quotes one and names it by what it is, never as "seed 001", "the seed's
-# loop" or "the seeds". "seed" as the random seed stays: --seed, "seed 1", "the seed is
+# a file they receive quotes one and names it by what it is, never by the word for the random
+# seed with a report's number (000 to 009), in the possessive, in the plural, or as "the" one
+# that did something. The uses of the random seed stay: --seed, "seed 1", "the seed is
 # printed", "the seed of the random inputs", seed_ and .seed in code.
 SOURCE_REPORT = re.compile(
-    r"\bseeds?\s+0\d\d\b"                                    # seed 001, seeds 000 and 003
-    r"|\bseeds?'s?(?=\W)"                                       # the seed's loop, seeds'
-    r"|(?<!random )(?<!same )\bseeds\b"                        # the seeds
+    r"\bseeds?\s+0\d\d\b"                                    # a report's number
+    r"|\bseeds?'s?(?=\W)"                                       # the possessive
+    r"|(?<!random )(?<!same )\bseeds\b"                        # the plural
     r"|\bthe seed\b(?!\s+(?:is|of|gives|printed|option|value|that|it)\b)(?!\s*[,.;:)])"
     r"|\bseed\s+(?:report|document|sample|code|kernel|table|experiment)s?\b",
     re.I)
 
 
 def source_report_references(path):
-    """[(line number, line)] of PATH's lines that name a source report as a seed."""
+    """[(line number, line)] of PATH's lines that name a source report as a seed. A phrase broken
+    over two lines is read whole: the lines are joined, with the comment leaders (#, //, *, >)
+    of the second taken out."""
     out = []
     try:
         text = read(path)
     except UnicodeDecodeError:
         return out
-    for number, line in enumerate(text.split('\n'), 1):
-        for m in SOURCE_REPORT.finditer(line):
-            if line[max(0, m.start() - 2):m.start()] == '--':
-                continue
-            out.append((number, line.strip()))
-            break
+    lines = text.split('\n')
+    joined, starts = '', []
+    for line in lines:
+        starts.append(len(joined))
+        joined += re.sub(r'^\s*(?:#|//|\*|>)?\s*', '', line) if joined else line
+        joined += ' '
+    seen = set()
+    for m in SOURCE_REPORT.finditer(joined):
+        if joined[max(0, m.start() - 2):m.start()] == '--':
+            continue
+        number = max(i for i, start in enumerate(starts) if start <= m.start())
+        if number not in seen:
+            seen.add(number)
+            out.append((number + 1, lines[number].strip()))
     return out
 
 
