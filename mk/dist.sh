@@ -6,7 +6,8 @@
 # It holds the working tree's files (git's tracked and untracked-but-not-ignored files)
 # except what students must not see: solutions/, the grader (grading/, which holds the
 # planted-bug copies of the solutions, and its tests and make rules), the instructor guides
-# (handouts/instructor/: the answers to the handouts' questions and notes for the teacher),
+# (handouts/instructor/: the answers to the handouts' questions and notes for the teacher,
+# and the test that checks their references),
 # build and grading outputs (so no reference output), and, in every lab's manifest, the
 # hidden cases. In the Markdown files it keeps, the lines from a line
 # `<!-- instructor-only -->` to a line `<!-- /instructor-only -->` go (the README's notes on
@@ -29,7 +30,7 @@ fi
 withheld() {
     case $1 in
         solutions/* | grading/* | tests/grading/* | tests/scripts/grading-* | mk/grading.mk | mk/dist.sh) return 0 ;;
-        handouts/instructor/* | tests/scripts/dist-*) return 0 ;;
+        handouts/instructor/* | tests/scripts/dist-* | tests/scripts/handout-references.*) return 0 ;;
         build/* | dist/* | results/* | grading-out/* | .git/*) return 0 ;;
     esac
     return 1
