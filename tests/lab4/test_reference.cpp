@@ -147,6 +147,13 @@ TEST_CASE("a correct stencil with the worst powf CUDA documents (4 ulp a square)
                 INFO("seed " << seed << (A == &edge_A ? ", squares just above powers of two" : ", uniform inputs")
                              << ", direction " << direction);
                 CHECK(outside(worst, r) == 0);
+                // The test has teeth: had powf been counted as one rounding, as x * x is (8 in all,
+                // gamma_8), this correct stencil would fail.
+                if (A == &edge_A) {
+                    Lab4Reference x_times_x = r;
+                    for (double& b : x_times_x.bound) b *= float_dot_gamma(8) / float_dot_gamma(stencil_roundings);
+                    CHECK(outside(worst, x_times_x) > 0);
+                }
                 // What the grader compares: the student's output against the reference run's.
                 size_t beyond_tolerance = 0;
                 for (int i = 0; i < n; ++i)
