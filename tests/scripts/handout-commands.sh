@@ -50,8 +50,8 @@ else
 fi | while IFS= read -r -d '' f; do [[ -f $f ]] && printf '%s\0' "$f"; done |
     tar -cf - --null -T - | tar -xf - -C "$work/course"
 if [[ -f mk/dist.sh ]]; then
-    make -s dist DIST="$work/student.tar.gz" >/dev/null 2>&1 || { echo "make dist failed"; exit 1; }
-    tar -xzf "$work/student.tar.gz" -C "$work" && mv "$work/course-student" "$work/student" && copies+=(student)
+    make -s dist DIST="$work/course-student.tar.gz" >/dev/null 2>&1 || { echo "make dist failed"; exit 1; }
+    tar -xzf "$work/course-student.tar.gz" -C "$work" && mv "$work/course-student" "$work/student" && copies+=(student)
 else
     echo "a student's copy (no make dist here): the commands run in a copy of it only"
 fi
@@ -60,9 +60,10 @@ status=0
 for copy in "${copies[@]}"; do
     echo "== the commands of the $copy copy"
     if [[ ${HANDOUT_COMMANDS_GPU:-no} == yes ]]; then
-        python3 tests/scripts/lib/run_handout_commands.py "$work/$copy" "$build" "$work/tools" || status=1
+        python3 tests/scripts/lib/run_handout_commands.py "$work/$copy" "$build" "$work/tools" "$work/cache.json" || status=1
     else
-        CUDA_VISIBLE_DEVICES= python3 tests/scripts/lib/run_handout_commands.py "$work/$copy" "$build" "$work/tools" || status=1
+        CUDA_VISIBLE_DEVICES= python3 tests/scripts/lib/run_handout_commands.py "$work/$copy" "$build" "$work/tools" \
+            "$work/cache.json" || status=1
     fi
 done
 exit $status
