@@ -62,7 +62,7 @@ case $(cd "$(dirname "$csv_path")" && pwd -P)/ in
         labelled=$(mktemp) || exit 1
         trap 'rm -f "$labelled"' EXIT
         sed 's/^\(#[[:space:]]*gpu:.*[^[:space:]]\)[[:space:]]*$/\1 (the course sample, not your run)/' "$csv_path" >"$labelled"
-        echo "drawing the course's committed sample ($csv), labelled so in every title: not your own sweep" >&2
+        echo "drawing the committed sample of the course ($csv), labelled so in every title: not your own sweep" >&2
         csv_path=$labelled
         ;;
 esac

@@ -58,7 +58,7 @@ fi
 
 status=0
 for copy in "${copies[@]}"; do
-    echo "== the commands of the $copy copy"
+    echo "== the commands, in a copy of $([[ $copy == course ]] && echo "this tree" || echo "the student tarball")"
     if [[ ${HANDOUT_COMMANDS_GPU:-no} == yes ]]; then
         python3 tests/scripts/lib/run_handout_commands.py "$work/$copy" "$build" "$work/tools" "$work/cache.json" || status=1
     else

@@ -140,7 +140,7 @@ if ((${#samples[@]} > 0)); then
         # mk/plot.sh draws from a copy of the sample whose "# gpu:" line says what it is, so every
         # title that names the GPU names the sample as well.
         plot_out=$(mk/plot.sh lab1 "${samples[0]}" "$tmp/sample-plots" 2>&1)
-        check "mk/plot.sh on the sample says it draws the course's sample" contains "$plot_out" "drawing the course's committed sample"
+        check "mk/plot.sh on the sample says it draws the course's sample" contains "$plot_out" "drawing the committed sample of the course"
     fi
 fi
 
