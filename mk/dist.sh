@@ -6,12 +6,11 @@
 # It holds the working tree's files (git's tracked and untracked-but-not-ignored files)
 # except what students must not see: solutions/, the grader (grading/, which holds the
 # planted-bug copies of the solutions, and its tests and make rules), the instructor guides
-# (handouts/instructor/: the answers to the handouts' questions and notes for the teacher,
-# and the test that checks their references),
-# build and grading outputs (so no reference output), and, in every lab's manifest, the
-# hidden cases. In the Markdown files it keeps, the lines from a line
-# `<!-- instructor-only -->` to a line `<!-- /instructor-only -->` go (the README's notes on
-# solutions, grading and adding a lab).
+# (handouts/instructor/: the answers to the handouts' questions and notes for the teacher, and
+# the test that checks their references), build and grading outputs (so no reference output),
+# and, in every lab's manifest, the hidden cases. In the Markdown files it keeps, the lines from
+# a line `<!-- instructor-only -->` to a line `<!-- /instructor-only -->` go (the README's and
+# labs/MANIFEST.md's notes on solutions, grading and adding a lab).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 (($# == 1)) || { echo "usage: mk/dist.sh TARBALL" >&2; exit 2; }
