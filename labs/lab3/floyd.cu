@@ -93,7 +93,7 @@ void fw_blocked(int* dist, int n, Launcher& launch) {
     //          launch(phase1_kernel, dim3(1), dim3(T, T), 0, dist, n, round);
     //          launch(phase2_kernel, dim3(tiles, 2), dim3(T, T), 0, dist, n, round);
     //          launch(phase3_kernel, dim3(tiles, tiles), dim3(T, T), 0, dist, n, round);
-    (void)dist, (void)n, (void)launch;
+    (void)dist, (void)n, (void)launch, (void)T;
 }
 
 // ---------------------------------------------------------------------------------
