@@ -89,9 +89,12 @@ $(1)-report:
 	mk/report.sh $(1) "$(call lab_csv,$(1))" results/$(1)
 $(1)-profile: $(1)-build
 	mk/profile.sh $(1) $(call lab_bin,$(1),$(IMPL)) $$(ARGS)
-$(1)-memcheck $(1)-racecheck: $(1)-%: $(1)-build
+# compute-sanitizer's memcheck, racecheck and synccheck on the sanitizer case. synccheck: a
+# barrier that not every thread of its block reaches, the mistake of a kernel whose threads past
+# the end of the data return early or skip a branch; every lab has barriers where that can happen.
+$(1)-memcheck $(1)-racecheck $(1)-synccheck: $(1)-%: $(1)-build
 	mk/sanitize.sh $$* $(call lab_bin,$(1),$(IMPL)) $(call manifest,$(1),case.$(call manifest,$(1),sanitize.case).args)
-.PHONY: $(1) $(1)-build $(1)-bench $(1)-sweep $(1)-plots $(1)-report $(1)-profile $(1)-memcheck $(1)-racecheck
+.PHONY: $(1) $(1)-build $(1)-bench $(1)-sweep $(1)-plots $(1)-report $(1)-profile $(1)-memcheck $(1)-racecheck $(1)-synccheck
 endef
 $(foreach lab,$(LABS),$(eval $(call lab_rules,$(lab))))
 
@@ -158,13 +161,13 @@ help:
 	@echo
 	@echo "  make labN                 build your labs/labN and run its default case"
 	@echo "  make labN ARGS='--m 512'  ... with options added (make labN ARGS=--help lists them)"
-	@echo "  make labN IMPL=solution   the same with the reference solution (instructor copy)"
+	@$(if $(LABS_WITH_SOLUTION),echo "  make labN IMPL=solution   the same with the reference solution (instructor copy)",true)
 	@echo "  make labN-bench           the lab's benchmark case (lab1: 4096^3 against cuBLAS)"
 	@echo "  make labN-sweep           run the lab's experiment into results/labN/sweep-DATE.csv"
 	@echo "  make labN-plots           draw the figures of the newest sweep (or the sample) as PNG"
 	@echo "  make labN-report          write results/labN/report.md: results, figures, the questions"
 	@echo "  make labN-profile         profile the lab's case with Nsight Compute (ncu)"
-	@echo "  make labN-memcheck        run a small case under compute-sanitizer (also -racecheck)"
+	@echo "  make labN-memcheck        run a small case under compute-sanitizer (also -racecheck, -synccheck)"
 	@echo "  make limits               print this GPU's launch limits"
 	@echo "  make test                 build everything and run the tests"
 	@echo "  make deps                 install what the tests, figures and grader need (make test does it where it can)"

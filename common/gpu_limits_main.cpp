@@ -1,4 +1,4 @@
-// `make limits`: the launch limits of this machine's GPU, the way seed 000 lists them.
+// `make limits`: the launch limits of this machine's GPU, the limits the CUDA C++ Programming Guide lists per compute capability.
 #include <cstdio>
 
 #include "gpu.hpp"

@@ -6,8 +6,12 @@
 # It holds the working tree's files (git's tracked and untracked-but-not-ignored files)
 # except what students must not see: solutions/, the grader (grading/, which holds the
 # planted-bug copies of the solutions, and its tests and make rules), the architecture check of
-# the starters and solutions (tests/scripts/arch.sh), build and grading outputs (so no reference
-# output), and, in every lab's manifest, the hidden cases.
+# the starters and solutions (tests/scripts/arch.sh), the instructor guides (handouts/instructor/:
+# the answers to the handouts' questions and notes for the teacher, and the test that checks
+# their references), build and grading outputs (so no reference output), and, in every lab's
+# manifest, the hidden cases. In the Markdown files it keeps, the lines from a line
+# `<!-- instructor-only -->` to a line `<!-- /instructor-only -->` go (the README's and
+# labs/MANIFEST.md's notes on solutions, grading and adding a lab).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 (($# == 1)) || { echo "usage: mk/dist.sh TARBALL" >&2; exit 2; }
@@ -30,6 +34,7 @@ withheld() {
         # ship (its manifest entries name the solutions' kernels); a student's own kernels meet
         # their GPU's limits at run time, in the launcher.
         tests/scripts/arch.sh | tests/arch/*) return 0 ;;
+        handouts/instructor/* | tests/scripts/dist-* | tests/scripts/handout-references.*) return 0 ;;
         build/* | dist/* | results/* | grading-out/* | .git/*) return 0 ;;
     esac
     return 1
@@ -44,6 +49,20 @@ for file in "${files[@]}"; do
     copied=$((copied + 1))
 done
 
+# The instructor-only blocks leave the Markdown files; a block left open would swallow the
+# rest of its file, so that stops the distribution.
+while IFS= read -r -d '' doc; do
+    if ! awk '
+        /^[[:space:]]*<!-- instructor-only -->[[:space:]]*$/ { if (inside) exit 1; inside = 1; next }
+        /^[[:space:]]*<!-- \/instructor-only -->[[:space:]]*$/ { if (!inside) exit 1; inside = 0; next }
+        !inside
+        END { if (inside) exit 1 }' "$doc" >"$doc.student"; then
+        echo "mk/dist.sh: ${doc#"$root"/}: an instructor-only block is not closed (or closed twice); stopping" >&2
+        exit 1
+    fi
+    mv -- "$doc.student" "$doc"
+done < <(find "$root" -name '*.md' -type f -print0)
+
 # Hidden cases leave every manifest (mk/manifest.sh, manifest_public).
 source mk/manifest.sh
 for manifest in "$root"/labs/*/manifest; do
@@ -52,13 +71,13 @@ for manifest in "$root"/labs/*/manifest; do
     mv -- "$manifest.public" "$manifest"
 done
 
-# Nothing withheld may have slipped in: no solution, no reference output.
-if [[ -e $root/solutions ]] || grep -rlq --binary-files=text '^labout 1 ' "$root" 2>/dev/null; then
-    echo "mk/dist.sh: the distribution would hold a solution or a reference output; stopping" >&2
+# Nothing withheld may have slipped in: no solution, no instructor guide, no reference output.
+if [[ -e $root/solutions || -e $root/handouts/instructor ]] || grep -rlq --binary-files=text '^labout 1 ' "$root" 2>/dev/null; then
+    echo "mk/dist.sh: the distribution would hold a solution, an instructor guide or a reference output; stopping" >&2
     exit 1
 fi
 
 mkdir -p "$(dirname "$tarball")"
 tar -czf "$tarball.partial" -C "$staging" "$name"
 mv -- "$tarball.partial" "$tarball"
-echo "Wrote $tarball: $copied files, without solutions/, the grader or hidden cases."
+echo "Wrote $tarball: $copied files, without solutions/, the grader, the instructor guides or hidden cases."

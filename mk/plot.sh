@@ -54,10 +54,23 @@ for path in "$csv_path" "$outdir_path"; do
 done
 mkdir -p "$outdir_path" || { echo "error: cannot create the folder $outdir" >&2; exit 1; }
 
+# The course's committed sample (labs/LAB/sample/, what make LAB-plots draws before any sweep
+# of the student's) is labelled in every figure: every plots.gp names the GPU of the CSV's
+# "# gpu:" line in its titles, so a copy whose line says it is the sample is drawn instead.
+case $(cd "$(dirname "$csv_path")" && pwd -P)/ in
+    "$(pwd -P)/labs/$lab/sample/"*)
+        labelled=$(mktemp) || exit 1
+        trap 'rm -f "$labelled"' EXIT
+        sed 's/^\(#[[:space:]]*gpu:.*[^[:space:]]\)[[:space:]]*$/\1 (the course sample, not your run)/' "$csv_path" >"$labelled"
+        echo "drawing the committed sample of the course ($csv), labelled so in every title: not your own sweep" >&2
+        csv_path=$labelled
+        ;;
+esac
+
 # The figures written are the PNGs newer than this marker, dated a second back in case
 # the file system keeps whole seconds.
 marker=$(mktemp) || exit 1
-trap 'rm -f "$marker"' EXIT
+trap 'rm -f "$marker" ${labelled:+"$labelled"}' EXIT
 touch -d "@$(($(date +%s) - 1))" "$marker" 2>/dev/null || true
 echo "plotting $csv into $outdir/ with $script" >&2
 if ! gnuplot -e "csv='$csv_path'; outdir='$outdir_path'" "$script"; then

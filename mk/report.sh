@@ -6,6 +6,10 @@
 #
 # Writes OUTDIR/report.md; an existing report.md is never overwritten (the student may have
 # written in it): the next free name of report-2.md, report-3.md, ... is used, and named.
+# A report is the student's own: from the committed sample (labs/LAB/sample/, what make
+# LAB-report uses before any sweep of theirs) it takes no measurement and no GPU line, only
+# the figures, each labelled as the course's sample, so that the report can be drafted where
+# there is no GPU; "Where it was measured" and "Measured results" then say to run the sweep.
 # It reads labs/LAB/manifest (`title`, `handout`) through mk/manifest.sh, the "# key: value"
 # lines of the CSV's head that mk/sweep.sh writes (gpu, compute capability, driver version,
 # clocks, the FP32 and memory peaks, date, host), and draws the figures with mk/plot.sh into
@@ -60,10 +64,13 @@ warn() { echo "warning: $*" >&2; warnings=$((warnings + 1)); }
 csv_dir=$(cd "$(dirname "$csv_path")" && pwd -P) || exit 1
 csv_real=$csv_dir/$(basename "$csv_path")
 csv_shown=${csv_real#"$root"/}
+sample=no
 case $csv_real in
-    "$root/labs/$lab/sample/"*) origin="the committed sample, measured for the course: not your own sweep (run \`make $lab-sweep\`, then \`make $lab-report\` again, for yours)" ;;
-    *) origin="your own sweep" ;;
+    "$root/labs/$lab/sample/"*) sample=yes ;;
 esac
+sample_gpu=$(sed -n 's/^#[[:space:]]*gpu:[[:space:]]*//p' "$csv_path" | head -1)
+not_yet="_Not measured yet: there is no sweep of yours. Run \`make $lab-sweep\` on your GPU, then \`make $lab-report\` again._"
+sample_note="_These figures are drawn from the course's committed sample, \`$csv_shown\`, measured for the course${sample_gpu:+ on an $sample_gpu}: they show what to expect and are not your results. Replace them with your own: \`make $lab-sweep\`, then \`make $lab-report\`._"
 
 # --- where it was measured: the "# key: value" lines of the CSV's head --------------------
 where() {
@@ -179,8 +186,10 @@ figures() {
     local notes
     notes=$(grep -v -e '^figures written:' -e '^  .*\.png$' -e '^plotting ' <<<"$out")
     local name
+    local label=
+    [[ $sample == yes ]] && label=" (the course sample, not yours)"
     for name in "${names[@]}"; do
-        printf '![%s](%s)\n\n' "${name%.png}" "$name"
+        printf '![%s](%s)\n\n' "${name%.png}$label" "$name"
     done
     if [[ -n $notes ]]; then
         echo "Notes from the plot script:"
@@ -278,16 +287,21 @@ trap 'rm -f "$draft"' EXIT
     echo
     echo "## Where it was measured"
     echo
-    where
+    if [[ $sample == yes ]]; then echo "$not_yet The GPU, its driver and its clocks come from the head of your sweep."; else where; fi
     echo
     echo "## Measured results"
     echo
-    echo "From \`$csv_shown\`: $origin."
-    echo
-    table
+    if [[ $sample == yes ]]; then
+        echo "$not_yet Your table goes here."
+    else
+        echo "From \`$csv_shown\`: your own sweep."
+        echo
+        table
+    fi
     echo
     echo "## Figures"
     echo
+    if [[ $sample == yes ]]; then echo "$sample_note"; echo; fi
     figures
     echo
     echo "## Questions"
@@ -310,6 +324,9 @@ if ((number > 1)); then
     echo "report written: ${outdir%/}/$name (report.md exists already and was left as it is)"
 else
     echo "report written: ${outdir%/}/$name"
+fi
+if [[ $sample == yes ]]; then
+    echo "(no sweep of yours yet: its figures are the course's sample, labelled so, and it has no measurements; run make $lab-sweep, then make $lab-report)"
 fi
 ((warnings > 0)) && echo "(see the warnings above: the report says what is missing)" >&2
 exit 0

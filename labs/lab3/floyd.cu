@@ -24,7 +24,7 @@ __global__ void fw_1d_kernel(int* dist, int n, int k) {
 }
 
 void fw_1d(int* dist, int n, int block, Launcher& launch) {
-    // TODO 1b: block * block threads a block (the seed's blocksize squared), enough blocks for
+    // TODO 1b: block * block threads a block (--block squared), enough blocks for
     //          n * n elements, and for (int k = 0; k < n; ++k) launch(fw_1d_kernel, grid,
     //          threads, 0, dist, n, k); (launches on one stream run in order: no sync needed).
     (void)dist, (void)n, (void)block, (void)launch;
@@ -35,8 +35,8 @@ void fw_1d(int* dist, int n, int block, Launcher& launch) {
 __global__ void fw_2d_kernel(int* dist, int n, int k) {
     // TODO 2a: column j from the x indices, row i from the y indices (which one makes a warp
     //          read consecutive ints? handout, question 2); threads outside the matrix do
-    //          nothing. The seed went on to a flat index ij = i * n + j and back to i and j:
-    //          handout, question 3 asks what that bought.
+    //          nothing. The student report this lab quotes went on to a flat index
+    //          ij = i * n + j and back to i and j: handout, question 3 asks what that bought.
 }
 
 void fw_2d(int* dist, int n, int block, Launcher& launch) {
@@ -46,24 +46,54 @@ void fw_2d(int* dist, int n, int block, Launcher& launch) {
 }
 
 // ---------------------------------------------------------------------------------
-// TODO 3: the blocked Floyd-Warshall. The matrix is cut into T x T tiles (T = 32 to start:
-// one block of 32 x 32 threads per tile, one element each). For each round r (the diagonal
-// tile (r, r)), with k running over the T values of that tile:
-//   phase 1: tile (r, r) alone, in shared memory: for each k, every element, then a barrier
-//            (step k + 1 reads what step k wrote);
-//   phase 2: the tiles of row r and of column r, one block each: the diagonal tile and the
-//            block's own tile in shared memory, the same k loop (a row tile (r, j) takes
-//            dist[i][k] from the diagonal tile and dist[k][j] from itself; a column tile the
-//            other way round);
-//   phase 3: every other tile (i, j): dist[i][k] from tile (i, r) and dist[k][j] from tile
-//            (r, j), both final after phase 2; load them into shared memory, one barrier, and
-//            the k loop needs no barrier at all (the own tile is only ever read by its thread).
-// Three launches per round, in order. Elements outside the matrix (n is not a multiple of T):
-// load FW_INF there, so they change nothing, and never store them. Then: more outputs per
-// thread in phase 3 (handout, section 3.5).
+// TODO 3: the blocked Floyd-Warshall (handout, section 3.4). The matrix is cut into T x T tiles;
+// to start, one block of T x T threads per tile and one element a thread. Round r handles
+// k = r * T .. r * T + T - 1, in three launches, in this order:
+//   phase 1: the diagonal tile (r, r) alone;
+//   phase 2: the other tiles of row r and of column r;
+//   phase 3: every other tile.
+// Elements outside the matrix (n need not be a multiple of T): load FW_INF there, so that they
+// change nothing (FW_INF + FW_INF fits in an int), and never store them. Once it passes, make
+// phase 3 fast (handout, section 3.5 and task 4): tiles of 64, several elements a thread in
+// registers; change T and the stubs as you need.
+constexpr int T = 32;  // the tile's side
+
+// TODO 3a: phase 1, one block of T x T threads for the diagonal tile (round, round).
+// __shared__ int tile[T][T]; each thread loads its element (row round * T + threadIdx.y, column
+// round * T + threadIdx.x; FW_INF outside the matrix); a barrier; then for k = 0 .. T - 1: relax
+// tile[ty][tx] through tile[ty][k] + tile[k][tx], and a barrier (step k + 1 reads row and column
+// k + 1, which step k may have just improved); finally store the element if it is inside the
+// matrix.
+__global__ void phase1_kernel(int* dist, int n, int round) {
+}
+
+// TODO 3b: phase 2, a grid of (tiles, 2) blocks of T x T threads. blockIdx.y == 0: the row tile
+// (round, blockIdx.x), which takes dist[i][k] from the diagonal tile and dist[k][j] from itself;
+// blockIdx.y == 1: the column tile (blockIdx.x, round), which takes dist[i][k] from itself and
+// dist[k][j] from the diagonal tile. The block with blockIdx.x == round (the diagonal tile, done
+// in phase 1) returns at once, all its threads together. Both tiles in shared memory, the same
+// k loop as phase 1, a barrier after every k (the tile's own row or column k is read by all its
+// threads while it may change).
+__global__ void phase2_kernel(int* dist, int n, int round) {
+}
+
+// TODO 3c: phase 3, a grid of (tiles, tiles) blocks of T x T threads: block (x, y) is tile
+// (i, j) = (blockIdx.y, blockIdx.x); the blocks of row and column `round` return at once. Load
+// tile (i, round) (for dist[i][k]) and tile (round, j) (for dist[k][j]) into shared memory and
+// the thread's own element into a register; one barrier; then the k loop with no barrier at all:
+// nothing in shared memory changes any more, and the own element is only read by its thread.
+// Store the element if it is inside the matrix.
+__global__ void phase3_kernel(int* dist, int n, int round) {
+}
+
 void fw_blocked(int* dist, int n, Launcher& launch) {
-    // TODO 3: for (int round = 0; round < ceil(n / T); ++round) { phase 1; phase 2; phase 3; }
-    (void)dist, (void)n, (void)launch;
+    // TODO 3d: the number of tiles a side rounds UP, const int tiles = (n + T - 1) / T (an int
+    //          division n / T rounds down and skips the last, partial tile whenever T does not
+    //          divide n); then for (int round = 0; round < tiles; ++round) the three launches:
+    //          launch(phase1_kernel, dim3(1), dim3(T, T), 0, dist, n, round);
+    //          launch(phase2_kernel, dim3(tiles, 2), dim3(T, T), 0, dist, n, round);
+    //          launch(phase3_kernel, dim3(tiles, tiles), dim3(T, T), 0, dist, n, round);
+    (void)dist, (void)n, (void)launch, (void)T;
 }
 
 // ---------------------------------------------------------------------------------
@@ -74,15 +104,26 @@ void fw_blocked(int* dist, int n, Launcher& launch) {
 //   active threads each step (blockDim.x / 2 of them, then a quarter, ... down to 1), each
 //   keeping the larger of its value and the one s places further, with a barrier after every
 //   step (outside the if: every thread of the block must reach it; handout, question 4 is
-//   about the seed's loop); thread 0 writes the block's maximum to partial[blockIdx.x];
-// then a final pass, one block on the GPU, reduces the partial maxima into *result (each
-// thread first takes the maximum of several partials if there are more than threads).
+//   about a version of this loop that never ends); thread 0 writes the block's maximum to
+//   partial[blockIdx.x];
+// then a final pass, one block on the GPU, reduces the partial maxima into *result.
 __global__ void diameter_kernel(const int* dist, int n, int* partial) {
     // TODO 4a (extern __shared__ int values[]; its size is the launch's dynamic shared bytes)
 }
 
+// TODO 4c: the final pass, one block of blockDim.x threads over the `count` partial maxima: each
+// thread first takes the maximum of partial[threadIdx.x], partial[threadIdx.x + blockDim.x], ...
+// (0 where it has none: count may be larger or smaller than the block), then the same
+// reduction as 4a; thread 0 writes *result.
+__global__ void diameter_final_kernel(const int* partial, int count, int* result) {
+    // (extern __shared__ int values[], as in 4a)
+}
+
 void diameter(const int* dist, int n, int block, const DiameterBuffers& buffers, Launcher& launch) {
-    // TODO 4b: launch(diameter_kernel, blocks, threads, threads * sizeof(int), dist, n,
-    //          buffers.partial); then the final pass into buffers.result.
+    // TODO 4b: threads = block * block; blocks = ceil(n * n / threads) (in size_t: n * n may not
+    //          fit an int); launch(diameter_kernel, blocks, threads, threads * sizeof(int), dist,
+    //          n, buffers.partial); then launch(diameter_final_kernel, 1, threads, threads *
+    //          sizeof(int), buffers.partial, int(blocks), buffers.result). buffers.partial has
+    //          room for buffers.partial_capacity ints: one per block of this launch.
     (void)dist, (void)n, (void)block, (void)buffers, (void)launch;
 }

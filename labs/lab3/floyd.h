@@ -27,8 +27,10 @@
 constexpr int FW_INF = 0x3FFFFFFF;  // 2^30 - 1: unreachable
 
 // --- Part 1 (TODO 1 of floyd.cu) -----------------------------------------------------------
-// One thread per element of the matrix in 1D blocks of block * block threads (block is --block:
-// 8, 16 or 32, so 64, 256 or 1024 threads), and one launch per k: n launches.
+// One thread per element of the matrix in 1D blocks of block * block threads (block is --block,
+// a power of two from 1 to 64; the handout's experiment uses 8, 16 and 32, so 64, 256 or 1024
+// threads; 64 x 64 = 4096 is more than a block may have, and the launcher refuses it), and one
+// launch per k: n launches.
 void fw_1d(int* dist, int n, int block, Launcher& launch);
 
 // --- Part 2 (TODO 2) -----------------------------------------------------------------------
@@ -50,7 +52,8 @@ void fw_blocked(int* dist, int n, Launcher& launch);
 // maxima into *result, on the GPU.
 struct DiameterBuffers {
     int* partial;            // room for partial_capacity ints
-    size_t partial_capacity; // ceil(n * n / 64): one per block even of 64 threads, one element each
+    size_t partial_capacity; // ceil(n * n / (block * block)): one per block of block * block threads,
+                             // one element each, for every --block the driver accepts
     int* result;             // one int: the diameter
 };
 void diameter(const int* dist, int n, int block, const DiameterBuffers& buffers, Launcher& launch);

@@ -35,7 +35,7 @@ constexpr int sampled_rows = 16;
 constexpr int whole_sample_max_n = 400;
 
 // The yardstick of the blocked part, and how the driver makes the diameter part's input: the
-// plain 2D kernel, seed 001's without its index detour. One thread per element, one launch per k,
+// plain 2D kernel, the student report's without its index detour. One thread per element, one launch per k,
 // every element read and written at every step. Row k and column k do not change in step k
 // (dist[k][k] = 0), so their threads have nothing to do, and no thread writes what another reads.
 __global__ void trusted_fw_2d_kernel(int* dist, int n, int k) {
@@ -67,7 +67,7 @@ public:
         : block_(int(args.integer("block", 1, 64))), cpu_max_n_(int(args.integer("cpu-max-n", 0, max_vertices))),
           seed_(options.seed), sample_seed_(options.sample_seed), parts_(options.parts),
           yardsticks_(!options.no_yardstick) {
-        if (!is_power_of_two(block_))
+        if (!lab3_block_accepted(block_))
             fail(exit_code::bad_usage, "--block must be a power of two from 1 to 64 (the handout's experiment: 8, 16, "
                                        "32), got " + std::to_string(block_));
         graph_file_ = args.text("graph");
@@ -317,7 +317,7 @@ public:
 
 private:
     size_t entries() const { return size_t(n_) * size_t(n_); }
-    size_t partial_capacity() const { return (entries() + 63) / 64; }
+    size_t partial_capacity() const { return diameter_partial_capacity(n_, block_); }
     bool chosen(const std::string& part) const {
         return std::find(parts_.begin(), parts_.end(), part) != parts_.end();
     }
@@ -441,6 +441,13 @@ private:
 };
 
 }  // namespace
+
+bool lab3_block_accepted(long long block) { return block >= 1 && block <= 64 && is_power_of_two(block); }
+
+size_t diameter_partial_capacity(int n, int block) {
+    const size_t threads = size_t(block) * size_t(block);
+    return (size_t(n) * size_t(n) + threads - 1) / threads;
+}
 
 LabInfo lab3() {
     LabInfo lab;

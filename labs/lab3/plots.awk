@@ -1,10 +1,10 @@
 # The rows of a lab 3 sweep (mk/sweep.sh's CSV) that labs/lab3/plots.gp draws, one line per N,
 # sorted by the caller. Read the CSV twice (awk -f plots.awk ... CSV CSV): the first pass collects
-# the CPU's and the base part's times and the N of seed 001's runs.
+# the CPU's and the base part's times and the N of the student report's runs.
 #
 #   -v part=P     the part (or yardstick) drawn: fw_1d, fw_2d, fw_blocked, diameter, cpu, trusted_2d
 #   -v block=B    its --block (CSV column blocksize), or * for any
-#   -v only=seed  only the N where fw_1d ran (seed 001's runs); empty: every N
+#   -v only=report  only the N where fw_1d ran (the runs of the student report's experiment); empty: every N
 #   -v y=WHAT     ms: "N median q1 q3" (ms); rate: "N Grelax/s"; speedup: "N T_cpu / T_part";
 #                 over: "N T_base / T_part", base's rows at the same block (-v base=trusted_2d)
 #
@@ -16,7 +16,7 @@ BEGIN { FS = "," }
 /^#/ || $1 == "n" || NF < 12 { next }
 FNR == NR {
     if ($8 != "PASS") next
-    if ($4 == "fw_1d") seed_n[$1] = 1
+    if ($4 == "fw_1d") report_n[$1] = 1
     if ($4 == "cpu") { cpu_ms[$1] += $9; cpu_runs[$1]++ }
     if ($4 == base && (block == "*" || $2 == block)) { base_ms[$1] += $9; base_runs[$1]++ }
     next
@@ -25,7 +25,7 @@ $4 != part || $8 != "PASS" || (block != "*" && $2 != block) { next }
 { n = $1; runs[n]++; ms[n] += $9; q1[n] += $10; q3[n] += $11; rate[n] += $12 }
 END {
     for (n in runs) {
-        if (only == "seed" && !(n in seed_n)) continue
+        if (only == "report" && !(n in report_n)) continue
         t = ms[n] / runs[n]
         if (y == "ms") print n, t, q1[n] / runs[n], q3[n] / runs[n]
         else if (y == "rate") print n, rate[n] / runs[n]

@@ -1,8 +1,8 @@
 # Lab 3 figures, from the CSV that mk/sweep.sh writes (make lab3-sweep). mk/plot.sh runs, from
 # the repository root,
 #     gnuplot -e "csv='results/lab3/sweep-....csv'; outdir='results/lab3'" labs/lab3/plots.gp
-# which writes seed 001's two figures and two of the blocked algorithm:
-#     lab3-times.png      median time against N in the runs of seed 001's experiment (N = 400,
+# which writes the student report's two figures and two of the blocked algorithm:
+#     lab3-times.png      median time against N in the runs of the student report's experiment (N = 400,
 #                         1000, 1400, 2000): the CPU's triple loop, fw_1d and fw_2d at each block
 #                         (8, 16, 32), fw_blocked; log scale, bars: quartiles
 #     lab3-speedups.png   the speedups over the CPU in the same runs, S = T_CPU / T_part
@@ -53,29 +53,29 @@ black = "lw 2.5 lc rgb 'black' pt 6"
 grey = "lc rgb '#7f7f7f' pt 13 dt 2"
 dash(b) = b eq "8" ? "pt 5 dt 3" : b eq "16" ? "pt 7 dt 2" : "pt 9"
 
-# --- seed 001's figures: times and speedups at N = 400, 1000, 1400, 2000 --------------------
+# --- the student report's figures: times and speedups at N = 400, 1000, 1400, 2000 --------------------
 do for [fig in "times speedups"] {
     cmd = ""; missing = ""
     times = fig eq "times"
     y = times ? "ms" : "speedup"
     style = times ? "with yerrorlines" : "with linespoints"
     letter = times ? "T" : "S"
-    if (times) { dummy = add("cpu", "*", "seed", y, "", "T_{CPU}: the plain triple loop, one core", style . " " . black) }
+    if (times) { dummy = add("cpu", "*", "report", y, "", "T_{CPU}: the plain triple loop, one core", style . " " . black) }
     do for [b in "8 16 32"] {
-        dummy = add("fw_1d", b, "seed", y, "", sprintf("%s_{1D}, 1D blocks of %d threads", letter, int(b) * int(b)), style . " " . orange . " " . dash(b))
-        dummy = add("fw_2d", b, "seed", y, "", sprintf("%s_{2D}, %s x %s blocks", letter, b, b), style . " " . blue . " " . dash(b))
+        dummy = add("fw_1d", b, "report", y, "", sprintf("%s_{1D}, 1D blocks of %d threads", letter, int(b) * int(b)), style . " " . orange . " " . dash(b))
+        dummy = add("fw_2d", b, "report", y, "", sprintf("%s_{2D}, %s x %s blocks", letter, b, b), style . " " . blue . " " . dash(b))
     }
-    dummy = add("fw_blocked", "*", "seed", y, "", letter . "_{blocked}", style . " " . green)
+    dummy = add("fw_blocked", "*", "report", y, "", letter . "_{blocked}", style . " " . green)
     set output outdir . "/lab3-" . fig . ".png"
     set xlabel "N (vertices)"
     set xtics (400, 1000, 1400, 2000)
     if (times) {
-        set title "Floyd-Warshall: median time against N" . on_gpu . "\n{/*0.85 (seed 001's experiment; rows whose check passed; bars: quartiles)}"
+        set title "Floyd-Warshall: median time against N" . on_gpu . "\n{/*0.85 (the student report's experiment; rows whose check passed; bars: quartiles)}"
         set ylabel "median time (ms, log scale)"
         set logscale y
         set key outside right top vertical  # inside, it covered the blocked points at N = 1400, 2000
     } else {
-        set title "Floyd-Warshall: speedup over the CPU, S = T_{CPU} / T_{part}" . on_gpu . "\n{/*0.85 (seed 001's experiment: the CPU timed in the same runs)}"
+        set title "Floyd-Warshall: speedup over the CPU, S = T_{CPU} / T_{part}" . on_gpu . "\n{/*0.85 (the student report's experiment: the CPU timed in the same runs)}"
         set ylabel "speedup (log scale)"
         set logscale y
         set key outside right top vertical
@@ -84,8 +84,8 @@ do for [fig in "times speedups"] {
     if (strlen(cmd) > 0) {
         eval "plot " . cmd
     } else {
-        print "lab3-" . fig . ".png: no row of seed 001's runs (fw_1d with the CPU timed) passed its check; the figure is empty"
-        message = times ? "no run of seed 001's experiment in this CSV" : "no run with the CPU timed in this CSV"
+        print "lab3-" . fig . ".png: no row of the student report's runs (fw_1d with the CPU timed) passed its check; the figure is empty"
+        message = times ? "no run of the student report's experiment in this CSV" : "no run with the CPU timed in this CSV"
         eval empty_figure
     }
     unset logscale

@@ -218,7 +218,7 @@ public:
         PartRun run;
         run.output = "yardstick";
         run.checked = false;
-        if (name == "cpu") {  // seed 001's TCPU: the same loop on one core of the host
+        if (name == "cpu") {  // the student report's TCPU: the same loop on one core of the host
             run.host_timed = true;
             run.work = stencil_bytes();
             run.run = [this](Launcher&) {
@@ -334,13 +334,13 @@ private:
 LabInfo lab4() {
     LabInfo lab;
     lab.name = LAB_NAME;
-    lab.summary = "Runs the parts of stencil.cu on one case (seed 001's vector stencil, the maximum of B, seed 002's "
+    lab.summary = "Runs the parts of stencil.cu on one case (a student report's vector stencil, the maximum of B, a course's "
                   "convolution), checks them against a CPU reference and times them beside a copy kernel of the same "
                   "bytes.";
     lab.parts = {"stencil_global", "stencil_shared", "max", "conv_global", "conv_shared"};
     lab.metrics = {{"GB/s", "gbps", 1e9, Metric::Bound::memory_bytes}};
     // Each part's "%" is against a copy kernel moving its own bytes: the stencils against `copy`,
-    // the max against `copy_half`, the convolutions against `copy_image`. `cpu` (seed 001's
+    // the max against `copy_half`, the convolutions against `copy_image`. `cpu` (the student report's
     // TCPU, for its speedups), `memcpy` (the copy engine) and `launch` (an empty kernel) are
     // rows to read beside them.
     lab.yardsticks = {{"cpu", "the stencil on one CPU core"},

@@ -14,7 +14,7 @@ LabInfo lab4();
 // The B the max part reduces: the stencil of A (n + 4 values) evaluated in float by the driver
 // itself, so the max part never depends on the stencil parts, and its answer, the largest of
 // these floats, is exact.
-// Also the `cpu` yardstick's loop (seed 001's TCPU), timed on one core.
+// Also the `cpu` yardstick's loop (the student report's TCPU), timed on one core.
 std::vector<float> stencil_in_float(const std::vector<float>& A);
 void stencil_in_float(const float* A, size_t n, float* B);
 // The max part's B of a run whose inputs are drawn from `seed` (input_seed, random_data.hpp),

@@ -1,10 +1,10 @@
 # Lab 4 figures, from the CSV that mk/sweep.sh writes (make lab4-sweep). mk/plot.sh runs
 #     gnuplot -e "csv='results/lab4/sweep-....csv'; outdir='results/lab4'" labs/lab4/plots.gp
 # which writes
-#     lab4-blocks-time.png     seed 001's experiment: n = 200000, median time against the block
+#     lab4-blocks-time.png     the student report's experiment: n = 200000, median time against the block
 #                              size of the CPU loop, both stencils, the max and an empty kernel
 #                              (log scale: the GPU parts sit on the launch floor)
-#     lab4-blocks-speedup.png  seed 001's speedups T_cpu / T_gpu of both stencils at n = 200000
+#     lab4-blocks-speedup.png  the student report's speedups T_cpu / T_gpu of both stencils at n = 200000
 #     lab4-bandwidth.png       GB/s against n (block 256): both stencils, the max, and the copy
 #                              kernel, cudaMemcpy and the half copy timed in the same runs
 #     lab4-time.png            median time against n (log-log): both stencils, the copy kernel,
@@ -49,7 +49,7 @@ pick = "ok = ''; missing = ''; do for [i = 1:words(parts)] { if (count(word(part
 report = "if (strlen(ok) == 0) { print figure . ': no passing row for any of its curves; the figure is empty' } else { if (strlen(missing) > 0) { print figure . ': no passing row for' . missing . ', left out' } }"
 empty = "set label 1 'no passing row in this CSV' at graph 0.5, 0.5 center; set xrange [1:10]; set yrange [1:10]; unset key; plot 100 notitle; unset label 1; set autoscale x; set autoscale y; set key top left box opaque"
 
-# --- seed 001's experiment: the block sizes at n = 200000 -----------------------------------
+# --- the student report's experiment: the block sizes at n = 200000 -----------------------------------
 parts = "cpu stencil_global stencil_shared max launch"
 array titles[5] = ["CPU loop, one core (T_{CPU})", "stencil, global memory", "stencil, shared tile", \
                    "max (two passes)", "an empty kernel: the launch floor"]
@@ -57,7 +57,7 @@ extra = "$1 == 200000"
 figure = "lab4-blocks-time.png"
 eval(pick)
 set output outdir . "/" . figure
-set title "Seed 001's experiment: n = 200000, time against the block size" . on_gpu
+set title "The student report's experiment: n = 200000, time against the block size" . on_gpu
 set xlabel "threads per block (--block)"
 set ylabel "median time [us] (log scale; bars: quartiles)"
 set logscale x 2
@@ -72,7 +72,7 @@ eval(report)
 speedups = sprintf("< awk -F, '%s && $1 == 200000 { t[$2, $6] += $11; c[$2, $6]++; seen[$2] = 1 } END { for (b in seen) if (c[b, \"cpu\"] && c[b, \"stencil_global\"] && c[b, \"stencil_shared\"]) print b, (t[b, \"cpu\"] / c[b, \"cpu\"]) / (t[b, \"stencil_global\"] / c[b, \"stencil_global\"]), (t[b, \"cpu\"] / c[b, \"cpu\"]) / (t[b, \"stencil_shared\"] / c[b, \"stencil_shared\"]) }' '%s' | sort -g", counts, csv)
 figure = "lab4-blocks-speedup.png"
 set output outdir . "/" . figure
-set title "Seed 001's speedups at n = 200000: T_{CPU} / T_{GPU}" . on_gpu
+set title "The student report's speedups at n = 200000: T_{CPU} / T_{GPU}" . on_gpu
 set ylabel "speedup over one CPU core"
 unset logscale y
 set yrange [0:*]

@@ -13,8 +13,9 @@
 // TODO 1: the stencil, reading A from global memory.
 //     B[i] = (A[i]^2 + 2 A[i+1]^2 + A[i+2]^2 - 3 A[i+3]^2 + 5 A[i+4]^2) / 24,  0 <= i < n.
 // Start with one output a thread: i from the block and thread indices, and threads with i >= n
-// do nothing (the grid is rounded up). Read A (never B: seed 001's global kernel read B), and
-// square (seed 001 used fifth powers: pow(x, 5)). x * x is a square; so is pow(x, 2), slower.
+// do nothing (the grid is rounded up). Read A (never B: the student report's global kernel read
+// B), and square (the report used fifth powers: pow(x, 5)). x * x is a square; so is pow(x, 2),
+// slower. Then, for the speed the grade expects, 4 outputs a thread (handout, task 7).
 __global__ void stencil_global_kernel(const float* A, float* B, int n) {
     // TODO 1a
 }
@@ -30,9 +31,9 @@ void stencil_global(const Stencil1D& s, int block, Launcher& launch) {
 // B[base .. base + T) needs the tile A[base .. base + T + 4): its own T values plus a halo of
 // 2 on each side of the outputs' centres. Load the tile (the last threads also load the 4 halo
 // values; past A's n + 4 values load nothing or 0), wait at a barrier, then compute from the
-// tile. Index the tile with the index INSIDE the block (seed 001 used the global index: out of
+// tile. Index the tile with the index INSIDE the block (the report used the global index: out of
 // the tile's bounds in every block but the first), and put the barrier where EVERY thread of
-// the block reaches it (seed 001 put __syncthreads() inside `if (i < n)`).
+// the block reaches it (the report put __syncthreads() inside `if (i < n)`).
 __global__ void stencil_shared_kernel(const float* A, float* B, int n) {
     // TODO 2a: extern __shared__ float tile[];   (its size is the launch's dynamic_shared_bytes)
 }
@@ -74,7 +75,7 @@ void upload_filter(const float* filter, int radius) {
 }
 
 // ---------------------------------------------------------------------------------
-// TODO 5: the convolution, reading the image from global memory (seed 002):
+// TODO 5: the convolution, reading the image from global memory (the course slides' loop):
 //     tmp = 0; for (ik = -r..r) for (jk = -r..r) tmp += in[i+ik][j+jk] * filter[ik+r][jk+r];
 // where in[][] outside the image is 0: skip those taps. One output a thread; 2D blocks (32 x 8,
 // say), x along the columns. filter[a][b] is filter_taps[a * (2r + 1) + b].
@@ -92,7 +93,7 @@ void conv_global(const Convolution2D& c, Launcher& launch) {
 // loads the (BH + 2r) x (BW + 2r) inputs around it (zeros outside the image) into shared
 // memory, waits at a barrier, and computes from the tile. Dynamic shared memory sized from the
 // radius, or a template on the radius (switch (c.radius) { case 0: ... }) with a static tile.
-// Handout section 3.5: several outputs a thread, for the goal at 8192 x 8192, r = 2.
+// Handout section 3.7: several outputs a thread, for the goal at 8192 x 8192, r = 2 (task 8).
 __global__ void conv_shared_kernel(const float* in, float* out, int width, int height, int radius) {
     // TODO 6a
 }

@@ -15,12 +15,12 @@
 
 #include "launcher.cuh"
 
-// ---- Parts stencil_global and stencil_shared: seed 001's vector operation --------------
+// ---- Parts stencil_global and stencil_shared: a student report's vector operation --------------
 // A holds n + 4 floats and B receives n:
 //
 //     B[i] = (A[i]^2 + 2 A[i+1]^2 + A[i+2]^2 - 3 A[i+3]^2 + 5 A[i+4]^2) / 24,   0 <= i < n.
 //
-// Seed 001 writes it centred, B[i] = (A[i-2]^2 + 2 A[i-1]^2 + A[i]^2 - 3 A[i+1]^2 + 5 A[i+2]^2)/24
+// The report writes it centred, B[i] = (A[i-2]^2 + 2 A[i-1]^2 + A[i]^2 - 3 A[i+1]^2 + 5 A[i+2]^2)/24
 // for i = 2 .. n+1 of A; here B is numbered from 0, so B[i] is centred on A[i + 2] and reads a
 // halo of stencil_halo values on each side of it: A[i .. i+4].
 constexpr int stencil_halo = 2;
@@ -30,7 +30,7 @@ struct Stencil1D {
     float* B;        // n floats; garbage (NaN) before every run: write every one
     int n;           // 1 .. 2^29
 };
-// `block` is --block, the threads per block to launch with (seed 001: 256, 512, 1024); how
+// `block` is --block, the threads per block to launch with (the report's: 256, 512, 1024); how
 // many outputs each thread computes is yours to choose.
 void stencil_global(const Stencil1D& s, int block, Launcher& launch);  // A read from global memory
 void stencil_shared(const Stencil1D& s, int block, Launcher& launch);  // a block's tile of A in shared memory
@@ -44,7 +44,7 @@ struct MaxReduction {
 };
 void max_reduce(const MaxReduction& m, int block, Launcher& launch);
 
-// ---- Parts conv_global and conv_shared: seed 002's convolution with a square filter -----
+// ---- Parts conv_global and conv_shared: a course's convolution with a square filter -----
 constexpr int max_radius = 8;
 constexpr int max_filter_taps = (2 * max_radius + 1) * (2 * max_radius + 1);
 

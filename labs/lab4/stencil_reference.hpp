@@ -8,12 +8,16 @@
 // of at most u, lies within gamma_k * sum_j |x_j| of the exact sum.
 //
 //   - The stencil: B[i] = sum_k c_k A[i+k]^2 / 24, c = (1, 2, 1, -3, 5). On the path of one
-//     term: the square (1 rounding; powf, whose error CUDA documents as up to 4 units in the
-//     last place, counts as 4), the coefficient (1), the four additions (4), the division by
-//     24 or the product with the float 1/24 (2: the constant and the product): k = 11 at most,
-//     so the bound is gamma_12 * sum_k |c_k| A[i+k]^2 / 24 (stencil_roundings = 12, one to
-//     spare). A kernel that drops a term, swaps two coefficients, reads one element off, or
-//     uses fifth powers misses it by orders of magnitude.
+//     term: the square, the coefficient (1 rounding), the four additions (4), the division by
+//     24 or the product with the float 1/24 (2: the constant and the product). The square is 1
+//     rounding as x * x, but a kernel may write powf(x, 2), whose error CUDA documents as up
+//     to 4 units in the last place: one ulp of a float y is at most 2u|y| (2^(e-23) for y in
+//     [2^e, 2^(e+1))), so 4 ulp is up to 8u|y|, a relative error within gamma_8 (8u < 8u / (1 -
+//     8u)), which composes with the others like 8 roundings (Higham, lemma 3.3). In all k = 8 +
+//     1 + 4 + 2 = 15 at most, so the bound is gamma_16 * sum_k |c_k| A[i+k]^2 / 24
+//     (stencil_roundings = 16, one to spare). A kernel that drops a term, swaps two
+//     coefficients, reads one element off, or uses fifth powers misses it by orders of
+//     magnitude.
 //   - The convolution: out[i][j] is a dot product of T = (2r+1)^2 terms in any order, with or
 //     without fused multiply-adds: within gamma_T * sum |filter| |in| over the taps inside the
 //     image (zero padding adds exact zeros).
@@ -24,7 +28,7 @@
 #include <cstddef>
 #include <vector>
 
-constexpr int stencil_roundings = 12;
+constexpr int stencil_roundings = 16;
 // The stencil's coefficients c_k of A[i+k]^2, and its divisor.
 constexpr float stencil_coefficients[5] = {1, 2, 1, -3, 5};
 constexpr float stencil_divisor = 24;

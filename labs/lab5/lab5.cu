@@ -1,6 +1,6 @@
 // Lab 5 trusted driver: only what is about sums. Seeded doubles with mixed signs, the exact sum
 // and its error bound (reference.hpp), the rungs of reduce.cu, CUB's DeviceReduce::Sum as the
-// yardstick on the same data, and the seed's CPU recursion as its row 1. The seed's rungs
+// yardstick on the same data, and the textbook's CPU recursion as its row 1. The ladder's rungs
 // reduce in place: before every run of every row (CUB's included) the driver draws that run's
 // own input on the GPU (input_seed(seed, run index): a sum kept from one run answers no other)
 // and then flushes the L2 cache, neither timed, so every run starts from fresh values in memory
@@ -131,7 +131,7 @@ public:
 
     std::vector<std::string> notes() const override {
         return {"input  " + format_fixed(work() / 1048576.0, 1) +
-                    " MiB; before every run the driver draws that run's own values on the GPU (the seed's rungs "
+                    " MiB; before every run the driver draws that run's own values on the GPU (the ladder's rungs "
                     "overwrite theirs) and flushes the L2 cache, neither timed",
                 "timed  from the input in device memory to its sum in device memory: every launch of a rung (passes "
                 "over partial sums included), no copy to the host"};
@@ -163,7 +163,7 @@ public:
                 CUDA_CHECK(cub::DeviceReduce::Sum(cub_temp_.get(), bytes, static_cast<const double*>(data_.get()),
                                                   result_.get(), n_, stream_));
             };
-        } else if (name == "cpu") {  // the seed's row 1
+        } else if (name == "cpu") {  // the student report's row 1
             if (!cpu_row_) run.skip = "--no-cpu";
             run.output = "cpu_sum";
             run.host_timed = true;
@@ -223,7 +223,7 @@ private:
         return ReduceProblem{data_.get(), n_, block_, partial_.get(), partial2_.get(), counter_.get(), result_.get()};
     }
     static std::string sum_text(const PartResult& r) { return r.output ? "sum " + format_sum(r.output->values.at(0)) : ""; }
-    // The seed's <<<grid, block>>> column: each launch, the first three of a longer list.
+    // The student report's <<<grid, block>>> column: each launch, the first three of a longer list.
     static std::string grids_text(const std::vector<LaunchConfig>& launches) {
         std::string text;
         for (size_t i = 0; i < launches.size() && i < 3; ++i)
@@ -254,14 +254,14 @@ LabInfo lab5() {
     LabInfo lab;
     lab.name = LAB_NAME;
     lab.summary = "Runs the rungs of reduce.cu on one case, checks each sum against the exact one and times it beside "
-                  "CUB's DeviceReduce::Sum (and the seed's CPU recursion).";
+                  "CUB's DeviceReduce::Sum (and the textbook's CPU recursion).";
     lab.parts = reduce_part_names();
     lab.metrics = {{"GB/s", "gbps", 1e9, Metric::Bound::memory_bytes}};
-    lab.yardsticks = {{"cub", "CUB DeviceReduce::Sum"}, {"cpu", "the seed's recursive pairwise sum on the CPU"}};
+    lab.yardsticks = {{"cub", "CUB DeviceReduce::Sum"}, {"cpu", "the textbook's recursive pairwise sum on the CPU"}};
     lab.declare_options = [](ArgParser& args) {
         args.option("n", "N", "16777216", "how many doubles to sum (1 to 2^30)");
         args.option("block", "B", "512", "threads per block: 64, 128, 256, 512 or 1024");
-        args.flag("no-cpu", "leave out the CPU row (the seed's recursion, slow for large n)");
+        args.flag("no-cpu", "leave out the CPU row (the textbook's recursion, slow for large n)");
     };
     lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
         return std::make_unique<ReduceCase>(args, options);

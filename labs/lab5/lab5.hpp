@@ -10,8 +10,8 @@
 
 struct ReducePart {
     const char* name;         // as in the manifest's `parts` and --part
-    const char* seed_kernel;  // its name in seed 004 ("reduceNeighbored"); beyond the seed, a description
-    bool in_place;            // the seed's rungs overwrite their input
+    const char* book_kernel;  // its name in the textbook's ladder ("reduceNeighbored"); beyond it, a description
+    bool in_place;            // the textbook's rungs overwrite their input
     void (*run)(const ReduceProblem&, Launcher&);
 };
 

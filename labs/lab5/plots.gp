@@ -4,8 +4,8 @@
 #     lab5-bandwidth.png  effective GB/s (8 n bytes / median time) against n, log scale, for
 #                         every rung and CUB at blocks of 512, with the GPU's memory peak
 #     lab5-speedup.png    the ladder's cumulative speedup at n = 2^24, blocks of 512: the
-#                         neighbored rung's time over each rung's (and CUB's), as bars, seed
-#                         004's table 3-5 on this GPU
+#                         neighbored rung's time over each rung's (and CUB's), as bars, the
+#                         book's table 3-5 on this GPU
 #     lab5-blocks.png     effective GB/s against the block size at n = 2^24, every rung and CUB
 #
 # CSV columns (the driver's --csv --csv-header), found by position:
@@ -75,7 +75,7 @@ set output outdir . "/lab5-speedup.png"
 if (t_first > 0) {
     # "part cumulative" lines, in ladder order.
     bars = sprintf("< awk -F, -v ladder='%s' -v first=%.9g '!/^#/ && $7 == \"PASS\" && %s { c[$3]++; t[$3] += $8 } END { n = split(ladder, p, \" \"); for (i = 1; i <= n; i++) if (p[i] in c) printf \"%%s %%.4f\\n\", p[i], first / (t[p[i]] / c[p[i]]) }' '%s'", ladder, t_first, at_n, csv)
-    set title sprintf("The ladder's cumulative speedup at n = %d, blocks of 512%s\n(neighbored's median time / each rung's; seed 004, P100: 6.7x for complete unroll)", speedup_n, on_gpu)
+    set title sprintf("The ladder's cumulative speedup at n = %d, blocks of 512%s\n(neighbored's median time / each rung's; a student report on a P100: 6.7x for complete unroll)", speedup_n, on_gpu)
     set xlabel ""
     set ylabel "cumulative speedup over neighbored"
     set style data histogram

@@ -12,7 +12,7 @@
 // file (the grader rejects it, for the reason in TODO 7a).
 //
 // The tree every rung builds is the one of the CPU recursion the driver times as its row
-// "cpu" (the seed's recursiveReduce, without its dropped element for odd sizes):
+// "cpu" (the textbook's recursiveReduce, without its dropped element for odd sizes):
 //
 //     double pairwise_sum(const double* x, size_t n) {
 //         if (n == 1) return x[0];
@@ -60,7 +60,7 @@ __global__ void neighbored_kernel(double* g_idata, double* g_odata, unsigned int
     // TODO 1a: idata = g_idata + this block's first index; count = values_in_block(...).
     // TODO 1b: for (stride = 1; stride < blockDim.x; stride *= 2): add when tid % (2 * stride)
     //          == 0 AND tid + stride < count (past count are zeros), then __syncthreads() for
-    //          every thread, adding or not. (The seed returns early when idx >= n: do not.)
+    //          every thread, adding or not. (The textbook's kernel returns early when idx >= n: do not.)
     // TODO 1c: thread 0 writes idata[0] to g_odata[blockIdx.x].
 }
 
@@ -99,7 +99,7 @@ void reduce_interleaved(const ReduceProblem& p, Launcher& launch) {
 // tid adds in[first + tid + k * blockDim] for k = 1 .. K-1 into in[first + tid], with
 // first = b * blockDim * K; after a __syncthreads(), the first blockDim values (count of them,
 // fewer in the last block) are reduced as in rung 3.
-// A last group that is not full must still add every value it has: the seed writes
+// A last group that is not full must still add every value it has: the textbook writes
 //     if (idx + 7 * blockDim.x < n) { a1 = ...; ... g_idata[idx] = a1 + ... + b4; }
 // and nothing else, which drops them. Load the K values first and add them after (K loads in
 // flight at once: handout, "Unrolling").
@@ -130,7 +130,7 @@ void reduce_unrolling8(const ReduceProblem& p, Launcher& launch) {
 // Rung 7: reduceUnrollWarps8. Rung 6, with the tree stopped once 64 values are left (stride >
 // 32); the first warp (tid < 32) adds those without __syncthreads().
 //
-// TODO 7a: the last warp's steps, offset = 32, 16, 8, 4, 2, 1. The seed writes
+// TODO 7a: the last warp's steps, offset = 32, 16, 8, 4, 2, 1. The textbook writes
 //     volatile double* v = idata; v[tid] += v[tid + 32]; v[tid] += v[tid + 16]; ...
 // which assumes the 32 lanes run in step. Since Volta they need not (independent thread
 // scheduling): lane tid may read v[tid + 16] after lane tid + 16 has already updated it, and

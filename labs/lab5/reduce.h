@@ -18,7 +18,7 @@
 #include "launcher.cuh"
 
 struct ReduceProblem {
-    // The input: n doubles in device memory, aligned to 256 bytes. The seed's rungs reduce in
+    // The input: n doubles in device memory, aligned to 256 bytes. The textbook's rungs reduce in
     // place and overwrite it; the driver puts a fresh input there before every run, outside the
     // timed region (every run sums values of its own).
     double* data;
@@ -40,7 +40,7 @@ struct ReduceProblem {
 inline size_t partial_capacity(size_t n) { return (n + 63) / 64; }
 inline size_t partial2_capacity(size_t n) { return (partial_capacity(n) + 63) / 64; }
 
-// The ladder of seed 004 (Professional CUDA C Programming, chapter 3), each rung a kernel:
+// The ladder of Professional CUDA C Programming (Cheng, Grossman, McKercher), chapter 3, each rung a kernel:
 void reduce_neighbored(const ReduceProblem& p, Launcher& launch);              // reduceNeighbored
 void reduce_neighbored_less(const ReduceProblem& p, Launcher& launch);         // reduceNeighboredLess
 void reduce_interleaved(const ReduceProblem& p, Launcher& launch);             // reduceInterleaved

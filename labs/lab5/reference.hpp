@@ -1,5 +1,5 @@
 // Lab 5's CPU reference: the exact sum of the input, the error bound every correct rung meets
-// whatever its order of additions, and the seed's recursive pairwise reduction (the table's
+// whatever its order of additions, and the textbook's recursive pairwise reduction (the table's
 // CPU row).
 //
 // A sum of n doubles computed by any tree of additions (sequential, pairwise, a block tree, a
@@ -25,9 +25,9 @@ double exact_sum(const double* x, size_t n);
 // The same for sum |x_i|.
 double exact_abs_sum(const double* x, size_t n);
 
-// The seed's CPU reduction, recursiveReduce: the sum of the first half plus the sum of the
+// The textbook's CPU reduction, recursiveReduce: the sum of the first half plus the sum of the
 // second half, down to single elements (pairs, then pairs of pairs, ...). It reads x and does
-// not change it, and an odd size keeps its last element (the seed's in-place loop
+// not change it, and an odd size keeps its last element (the textbook's in-place loop
 // `data[i] += data[i + stride]` with stride = size / 2 drops it). n >= 1.
 double pairwise_sum(const double* x, size_t n);
 

@@ -1,10 +1,10 @@
 // Lab 6 trusted driver: only what is about sorting. Seeded batches of (key, value) pairs of
 // uint32, the parts of sort.cu, the exact validator, and the yardsticks on the same data in the
-// same run: CUB's segmented sort for a batch, thrust::sort_by_key for one array (and, as the seed
-// did, for float keys). The parts and Thrust sort in place: before every run of every row the
-// driver draws that run's own pairs on the GPU (sort_input's, from the run's seed), untimed, so
-// no run can hand in an earlier run's answer, and every row finds its input in the L2 cache as
-// far as it fits, as it was just written.
+// same run: CUB's segmented sort for a batch, thrust::sort_by_key for one array (and, as the
+// student report this lab quotes did, for float keys). The parts and Thrust sort in place:
+// before every run of every row the driver draws that run's own pairs on the GPU (sort_input's,
+// from the run's seed), untimed, so no run can hand in an earlier run's answer, and every row
+// finds its input in the L2 cache as far as it fits, as it was just written.
 //
 // The values are random 32-bit words, not positions: a value is information the part must
 // move, so a part that never reads them (and writes, say, each key's input position) fails.
@@ -308,7 +308,7 @@ public:
         offsets_ = DeviceBuffer<int>(batch_ + 1);
         offsets_.upload(offsets);
         cub_temp_ = DeviceBuffer<unsigned char>(std::max<size_t>(cub_bytes_, 1));
-        if (batch_ == 1) float_keys_ = DeviceBuffer<float>(n);  // the seed's float experiment: the same keys as floats
+        if (batch_ == 1) float_keys_ = DeviceBuffer<float>(n);  // the student report's float experiment: the same keys as floats
     }
 
     std::string describe() const override {
@@ -373,7 +373,7 @@ public:
             }
             const bool as_float = name == "thrust_float";
             run.output = as_float ? "float" : "sorted";
-            run.checked = !as_float;  // the seed's float row: only its time counts
+            run.checked = !as_float;  // the student report's float row: only its time counts
             run.run = [this, as_float](Launcher&) {
                 KeptAllocator alloc{&thrust_blocks_};
                 auto policy = thrust::cuda::par_nosync(alloc).on(stream_);
@@ -485,13 +485,13 @@ LabInfo lab6() {
     lab.metrics = {{"Mkeys/s", "mkeys", 1e6, Metric::Bound::none}};
     lab.yardsticks = {{"cub", "CUB DeviceSegmentedSort::SortPairs"},
                       {"thrust", "thrust::sort_by_key (one array)"},
-                      {"thrust_float", "thrust::sort_by_key of float keys (one array, the seed's row; unchecked)"}};
+                      {"thrust_float", "thrust::sort_by_key of float keys (one array, as the student report timed it; unchecked)"}};
     lab.declare_options = [](ArgParser& args) {
         args.option("length", "L", "1024", "pairs in each array: a power of two, 1 to 2^26");
         args.option("batch", "B", "1", "how many arrays (batch x length at most 2^28)");
-        args.option("total", "N", "0", "instead of --batch: N pairs in all, batch = N / length (the seed's 1048576)");
+        args.option("total", "N", "0", "instead of --batch: N pairs in all, batch = N / length (the sample's 1048576)");
         args.option("dir", "up|down", "up", "up: ascending, down: descending");
-        args.option("key-range", "K", "65536", "keys uniform in [0, K), 1 to 2^32 (the seed's 65536)");
+        args.option("key-range", "K", "65536", "keys uniform in [0, K), 1 to 2^32 (the sample's 65536)");
     };
     lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
         return std::make_unique<SortCase>(args, options);

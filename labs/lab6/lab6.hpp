@@ -10,7 +10,7 @@
 
 struct SortPart {
     const char* name;         // as in the manifest's `parts` and --part
-    const char* seed_kernel;  // its kernels in seed 000 (NVIDIA's sortingNetworks)
+    const char* sample_kernels;  // its kernels in NVIDIA's sortingNetworks sample
     bool one_block;           // sorts a whole array in one block: lengths up to shared_size_limit
     void (*run)(const SortProblem&, Launcher&);
 };
@@ -26,8 +26,8 @@ constexpr long long max_sort_total = 1ll << 28;   // batch x length: 32-bit indi
 // Checks --length, --batch and their product; stops with a clear message (exit 2) when wrong.
 void check_sort_size(long long length, long long batch);
 
-// The input of one run: batch x length keys uniform in [0, key_range) (the seed draws them below
-// 65536, so long arrays hold many equal keys), then as many values, random 32-bit words: the
+// The input of one run: batch x length keys uniform in [0, key_range) (NVIDIA's sample draws them
+// below 65536, so long arrays hold many equal keys), then as many values, random 32-bit words: the
 // SeededRandom draws of `seed` in that order (key i is draw i, value i draw batch x length + i).
 // A run's seed is input_seed(case seed, run index) (common/random_data.hpp).
 struct SortInput {

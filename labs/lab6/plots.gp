@@ -2,7 +2,7 @@
 #     gnuplot -e "csv='results/lab6/sweep-....csv'; outdir='results/lab6'" labs/lab6/plots.gp
 # which writes
 #     lab6-throughput.png      Mkeys/s (batch x length / median time) against the array length
-#                              at batch x length = 2^20 (seed 000's table): bitonic, odd-even,
+#                              at batch x length = 2^20 (the student report's table): bitonic, odd-even,
 #                              their one-block versions, CUB's segmented sort, and Thrust (one
 #                              array: at 2^20 only), both directions averaged
 #     lab6-throughput-16m.png  the same at batch x length = 2^24

@@ -22,7 +22,7 @@
 #include "launcher.cuh"
 
 // The most pairs one block sorts in shared memory: the `_shared` parts sort arrays of at most
-// this length, and the others presort tiles of this many pairs (the seed's SHARED_SIZE_LIMIT).
+// this length, and the others presort tiles of this many pairs (the sample's SHARED_SIZE_LIMIT).
 constexpr unsigned shared_size_limit = 1024;
 
 struct SortProblem {
@@ -33,9 +33,10 @@ struct SortProblem {
     bool ascending;    // --dir up: smallest key first; --dir down: largest first
 };
 
-// Bitonic sort (Batcher 1968; the seed's bitonicSort):
+// Bitonic sort (Batcher 1968; NVIDIA's sample's bitonicSort):
 void bitonic_shared(const SortProblem& p, Launcher& launch);  // length <= 1024: one kernel
 void bitonic(const SortProblem& p, Launcher& launch);         // any length: presort, then merges
-// Batcher's odd-even merge sort (the seed's oddEvenMergeSort, which its sample never runs):
+// Batcher's odd-even merge sort (the sample's oddEvenMergeSort, which NVIDIA's main() does not call: the student report
+// this lab quotes changed the call to time it):
 void oddeven_shared(const SortProblem& p, Launcher& launch);  // length <= 1024: one kernel
 void oddeven(const SortProblem& p, Launcher& launch);         // any length: presort, then merges

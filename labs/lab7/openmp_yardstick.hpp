@@ -1,6 +1,6 @@
 // The trusted CPU yardstick: C = A B with OpenMP, loops i-k-j, on `threads` threads. Every
 // part's "% OpenMP" compares with it, timed in the same run with the same --threads (by
-// default every core: the best CPU run, as seed 003's speedup column). The student's files may
+// default every core: the best CPU run, as the student report's speedup column). The student's files may
 // not call it (the grader's symbol check).
 #pragma once
 

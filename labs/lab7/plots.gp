@@ -1,6 +1,6 @@
 # Lab 7 figures, from the CSV that mk/sweep.sh writes (make lab7-sweep). mk/plot.sh runs
 #     gnuplot -e "csv='results/lab7/sweep-....csv'; outdir='results/lab7'" labs/lab7/plots.gp
-# which writes seed 003's figures and the thread analysis seed 000 asks for:
+# which writes the student report's figures and the thread analysis (time, speedup, efficiency):
 #     lab7-threads-time.png        median time of cpu_ijk and cpu_ikj against OpenMP threads p
 #     lab7-threads-speedup.png     speedup T1 / Tp of both loop orders, and the ideal p
 #     lab7-threads-efficiency.png  efficiency T1 / (p Tp) of both loop orders, and the ideal 1

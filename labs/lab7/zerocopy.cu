@@ -55,14 +55,14 @@ float* alloc_managed(size_t count) {
 
 __global__ void naive_kernel(const float* A, const float* B, float* C, int n) {
     // TODO 3a: one thread per element of C (row from the y indices, column from x); threads
-    //          outside C do nothing. Keep the sum in a register and store C once: seed 003's
+    //          outside C do nothing. Keep the sum in a register and store C once: the student report's
     //          kernel did `C[...] += ...` inside the loop, which needs a zeroed C and, with
     //          mapped memory, reads and writes host memory over PCIe at every step.
 }
 
 template <int T>
 __global__ void tiled_kernel(const float* A, const float* B, float* C, int n) {
-    // TODO 3b: T x T tiles of A and B in shared memory, ceil(n / T) tiles along k (seed 003
+    // TODO 3b: T x T tiles of A and B in shared memory, ceil(n / T) tiles along k (the report
     //          looped n / T times and so dropped the last, partial tile): load one element of
     //          each tile (0 outside the matrix), barrier, T multiply-adds, barrier.
 }

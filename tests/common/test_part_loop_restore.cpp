@@ -56,7 +56,7 @@ public:
             if (keep_first_result && kept_) {
                 sum_ = *kept_;
             } else {
-                for (size_t stride = x_.size() / 2; stride > 0; stride /= 2)  // in place, as the seed's kernels
+                for (size_t stride = x_.size() / 2; stride > 0; stride /= 2)  // in place, as the reduction ladder's kernels
                     for (size_t i = 0; i < stride; ++i) x_[i] += x_[i + stride];
                 sum_ = x_[0];
                 kept_ = sum_;

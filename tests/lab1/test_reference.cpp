@@ -45,7 +45,7 @@ TEST_CASE("sample positions cover the edges, are sorted, unique and inside C", "
 }
 
 TEST_CASE("the bound is loose enough for float and tight enough to catch a dropped product", "[lab1][reference]") {
-    const int M = 16, N = 16, K = 257;  // K one past a multiple of the tile: the tail seed 003 drops
+    const int M = 16, N = 16, K = 257;  // K one past a multiple of the tile: the tail a student report's kernel drops
     auto A = random_floats(size_t(M) * K, 11), B = random_floats(size_t(K) * N, 12);
     MatmulReference r = matmul_reference(A.data(), B.data(), M, N, K);
     int float_fail = 0, dropped_pass = 0;

@@ -169,7 +169,7 @@ TEST_CASE("the adjacency matrix: FW_INF where no arc, 0 on the diagonal, paralle
     CHECK(stats.self_loops == 1);
 }
 
-TEST_CASE("the generator is deterministic and depends on the seed", "[lab3][graph]") {
+TEST_CASE("the generator is deterministic and depends on --seed", "[lab3][graph]") {
     RandomGraphSpec spec;
     spec.n = 97;
     spec.density = 0.2;

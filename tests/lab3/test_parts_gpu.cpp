@@ -101,12 +101,14 @@ TEST_CASE("the diameter matches the CPU on awkward sizes, every block, unreachab
             if (components > n) continue;
             std::vector<int> dist = random_adjacency(n, 0.05, components, seed + n);
             floyd_warshall_cpu(dist.data(), n);
-            const size_t count = size_t(n) * n, capacity = (count + 63) / 64;
+            const size_t count = size_t(n) * n;
             const int expected = diameter_cpu(dist.data(), count);
-            DeviceBuffer<int> d(count), partial(capacity), result(1);
+            DeviceBuffer<int> d(count), result(1);
             d.upload(dist);
-            for (int block : {1, 2, 8, 16, 32}) {
+            for (int block : {1, 2, 4, 8, 16, 32}) {
                 INFO("n " << n << ", block " << block << ", components " << components << ", seed " << seed);
+                const size_t capacity = diameter_partial_capacity(n, block);
+                DeviceBuffer<int> partial(capacity);
                 result.fill_bytes(0xFF, gpu().stream);
                 Launcher launch(gpu().info.prop, gpu().stream);
                 diameter(d.get(), n, block, DiameterBuffers{partial.get(), capacity, result.get()}, launch);
@@ -155,6 +157,9 @@ TEST_CASE("the driver passes every part and yardstick on awkward cases and the s
         {"--n", "2", "--density", "0.5"},
         {"--n", "37", "--block", "8"},
         {"--n", "70", "--block", "16"},
+        {"--n", "70", "--block", "1", "--part", "diameter"},
+        {"--n", "37", "--block", "2", "--part", "fw_1d,fw_2d,diameter"},
+        {"--n", "37", "--block", "4"},
         {"--n", "131", "--block", "32", "--components", "3", "--density", "0.05"},
         {"--n", "61", "--min-weight", "0", "--max-weight", "3", "--block", "8"},
         {"--graph", "labs/lab3/graphs/tiny.txt"},

@@ -170,3 +170,23 @@ TEST_CASE("the lab declares its parts in the manifest's order, relaxations/s and
     CHECK(lab.yardsticks[2].name == "cpu_diameter");
     CHECK(lab.host_parts.empty());  // every part is a kernel: no GPU, no run
 }
+
+TEST_CASE("the diameter's partial buffer has one int per block at every --block the driver accepts", "[lab3]") {
+    // The driver refuses every --block for which lab3_block_accepted is false (lab3.cu), so
+    // trying every value up to well past the largest accepted one covers them all.
+    std::vector<int> accepted;
+    for (long long block = -1; block <= 4096; ++block)
+        if (lab3_block_accepted(block)) accepted.push_back(int(block));
+    REQUIRE(!accepted.empty());
+    CHECK(accepted.front() == 1);  // blocks of one thread: one partial maximum per element
+    for (int block : accepted)
+        for (int n : {1, 2, 3, 7, 37, 63, 64, 65, 70, 193, 1000, 2049, 46340}) {
+            // A diameter written as the handout says (section 3.6, floyd.cu TODO 4): block x block
+            // threads a block, one element a thread, so ceil(n * n / threads) blocks, each
+            // writing partial[blockIdx.x].
+            const size_t threads = size_t(block) * size_t(block);
+            const size_t blocks = (size_t(n) * size_t(n) + threads - 1) / threads;
+            INFO("n " << n << ", --block " << block);
+            CHECK(diameter_partial_capacity(n, block) >= blocks);
+        }
+}

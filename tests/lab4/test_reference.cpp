@@ -1,5 +1,5 @@
 // Lab 4's CPU references and error bounds, without a GPU: values computed by hand, the border
-// rule, the bounds holding for honest float evaluations and failing for the seed's mistakes,
+// rule, the bounds holding for honest float evaluations and failing for the student report's mistakes,
 // the samples, and what the lab declares to the driver core.
 #include <cmath>
 #include <string>
@@ -15,10 +15,10 @@
 
 namespace {
 
-const double gamma12 = float_dot_gamma(stencil_roundings);
+const double gamma_stencil = float_dot_gamma(stencil_roundings);
 
 // A float evaluation of the stencil with the coefficients, offsets and power given: the honest
-// one (squares) and the seed's mistakes.
+// one (squares) and the student report's mistakes.
 // power 0 means x * x; otherwise std::pow(x, power) in float (powf).
 std::vector<float> stencil_float(const std::vector<float>& A, int n, int offset = 0, float power = 0, int terms = 5) {
     std::vector<float> B(n);
@@ -33,6 +33,39 @@ std::vector<float> stencil_float(const std::vector<float>& A, int n, int offset 
     return B;
 }
 
+// The stencil in float with every square as the worst powf(x, 2) that CUDA's documentation
+// allows: 4 ulp away from x * x (the float nearest x^2, itself within half an ulp), each moved
+// the way that pushes its term, and so B[i], away from the exact value; the rest is the
+// honest float arithmetic of stencil_float. `direction` +1 pushes B up, -1 down.
+std::vector<float> stencil_worst_powf(const std::vector<float>& A, int n, int direction) {
+    std::vector<float> B(n);
+    for (int i = 0; i < n; ++i) {
+        float sum = 0;
+        for (int k = 0; k < 5; ++k) {
+            const float a = A[i + k], c = stencil_coefficients[k];
+            float square = a * a;
+            const float away = (c > 0) == (direction > 0) ? INFINITY : 0.f;
+            for (int ulp = 0; ulp < 4; ++ulp) square = std::nextafter(square, away);
+            sum += c * square;
+        }
+        B[i] = sum * (1.f / 24.f);
+    }
+    return B;
+}
+
+// Values whose squares lie just above a power of two, where an ulp is largest against the
+// value (2u |y|): a, with a^2 = 2^e (1 + small), for e from -20 to 0.
+std::vector<float> just_above_powers_of_two(int count, uint64_t seed) {
+    const std::vector<float> r = random_floats(size_t(count), seed);
+    std::vector<float> A(r.size());
+    for (int i = 0; i < count; ++i) {
+        const int e = -(i % 21);
+        const double y = std::ldexp(1.0, e) * (1 + 1e-6 * std::fabs(r[i]));
+        A[i] = float(std::sqrt(y)) * (r[i] < 0 ? -1.f : 1.f);
+    }
+    return A;
+}
+
 // How many elements of `got` lie outside the reference's bound.
 size_t outside(const std::vector<float>& got, const Lab4Reference& r) {
     size_t bad = 0;
@@ -41,7 +74,7 @@ size_t outside(const std::vector<float>& got, const Lab4Reference& r) {
     return bad;
 }
 
-// A float convolution in the order of seed 002's loop; flip = true reverses the filter (a
+// A float convolution in the order of the course slides' loop; flip = true reverses the filter (a
 // convolution in the textbook sense, which is not what the lab computes).
 std::vector<float> convolution_float(const std::vector<float>& in, int width, int height, const std::vector<float>& f,
                                      int r, bool flip = false) {
@@ -72,8 +105,8 @@ TEST_CASE("the stencil reference on values worked by hand") {
     CHECK(r.value[0] == Approx(95.0 / 24).epsilon(1e-15));
     CHECK(r.value[1] == Approx(143.0 / 24).epsilon(1e-15));
     // The bound weighs every term by |c_k|: the -3 counts as 3.
-    CHECK(r.bound[0] == Approx(gamma12 * (1 + 8 + 9 + 48 + 125) / 24.0).epsilon(1e-12));
-    CHECK(r.bound[1] == Approx(gamma12 * (4 + 18 + 16 + 75 + 180) / 24.0).epsilon(1e-12));
+    CHECK(r.bound[0] == Approx(gamma_stencil * (1 + 8 + 9 + 48 + 125) / 24.0).epsilon(1e-12));
+    CHECK(r.bound[1] == Approx(gamma_stencil * (4 + 18 + 16 + 75 + 180) / 24.0).epsilon(1e-12));
 }
 
 TEST_CASE("B[i] reads A[i .. i+4]: n outputs from n + 4 inputs, mixed signs allowed") {
@@ -85,20 +118,53 @@ TEST_CASE("B[i] reads A[i .. i+4]: n outputs from n + 4 inputs, mixed signs allo
     for (double b : z.bound) CHECK(b == 0);  // an exact zero must be exactly zero
 }
 
-TEST_CASE("the stencil bound holds for float evaluations and catches the seed's mistakes") {
+TEST_CASE("the stencil bound holds for float evaluations and catches the student report's mistakes") {
     const int n = 100000;
     std::vector<float> A = random_floats(n + 4, 77);
     Lab4Reference r = stencil_reference(A.data(), n);
     CHECK(outside(stencil_float(A, n), r) == 0);
     CHECK(outside(stencil_in_float(A), r) == 0);  // the driver's own B for the max part
     CHECK(outside(stencil_float(A, n, 0, 2), r) == 0);  // powf(x, 2), as a student might
-    // Fifth powers (seed 001's global kernel), B read one element off, a term dropped.
+    // Fifth powers (the student report's global kernel), B read one element off, a term dropped.
     CHECK(outside(stencil_float(A, n, 0, 5), r) > n / 2);
     CHECK(outside(stencil_float(A, n, 1), r) > n / 2);
     CHECK(outside(stencil_float(A, n, 0, 0, 4), r) > n / 2);
 }
 
-TEST_CASE("the convolution reference: seed 002's loop, zero padding, the filter not flipped") {
+TEST_CASE("a correct stencil with the worst powf CUDA documents (4 ulp a square) passes the bound") {
+    // 4 ulp of y is up to 8u |y|: the count of section 8 of the handout (8 + 1 + 4 + 2 = 15,
+    // gamma_16). The reference solution's B (x * x) lies within the bound too, so the grader's
+    // |student - reference| <= 2 x bound follows with tolerance 1.
+    REQUIRE(stencil_roundings >= 15);
+    const int n = 100000;
+    for (uint64_t seed : {7, 8}) {
+        const std::vector<float> random_A = random_floats(n + 4, seed), edge_A = just_above_powers_of_two(n + 4, seed);
+        for (const std::vector<float>* A : {&random_A, &edge_A}) {
+            Lab4Reference r = stencil_reference(A->data(), n);
+            const std::vector<float> honest = stencil_float(*A, n);
+            for (int direction : {+1, -1}) {
+                const std::vector<float> worst = stencil_worst_powf(*A, n, direction);
+                INFO("seed " << seed << (A == &edge_A ? ", squares just above powers of two" : ", uniform inputs")
+                             << ", direction " << direction);
+                CHECK(outside(worst, r) == 0);
+                // The test has teeth: had powf been counted as one rounding, as x * x is (8 in all,
+                // gamma_8), this correct stencil would fail.
+                if (A == &edge_A) {
+                    Lab4Reference x_times_x = r;
+                    for (double& b : x_times_x.bound) b *= float_dot_gamma(8) / float_dot_gamma(stencil_roundings);
+                    CHECK(outside(worst, x_times_x) > 0);
+                }
+                // What the grader compares: the student's output against the reference run's.
+                size_t beyond_tolerance = 0;
+                for (int i = 0; i < n; ++i)
+                    beyond_tolerance += !(std::fabs(double(worst[i]) - double(honest[i])) <= 2 * r.bound[i]);
+                CHECK(beyond_tolerance == 0);
+            }
+        }
+    }
+}
+
+TEST_CASE("the convolution reference: the slides' loop, zero padding, the filter not flipped") {
     const std::vector<float> image = {1, 2, 3, 4, 5, 6, 7, 8, 9};  // 3 x 3, row-major
     std::vector<float> ones(9, 1.f);
     Lab4Reference sum = convolution_reference(image.data(), 3, 3, ones.data(), 1);

@@ -1,4 +1,4 @@
-// Lab 5's CPU side, without a GPU: the exact sum and the seed's pairwise recursion on inputs
+// Lab 5's CPU side, without a GPU: the exact sum and the textbook's pairwise recursion on inputs
 // whose answers are worked out by hand, the error bound against the exact sum for many orders
 // of addition (and close to tight for the worst one), and the driver's input data.
 #include <algorithm>
@@ -77,13 +77,13 @@ TEST_CASE("exact_sum adds exactly and rounds once", "[lab5][reference]") {
     CHECK(exact_abs_sum(std::vector<double>{-1, 2, -3}.data(), 3) == 6);
 }
 
-TEST_CASE("pairwise_sum is the seed's tree, and keeps the last value of an odd size", "[lab5][reference]") {
+TEST_CASE("pairwise_sum is the textbook's tree, and keeps the last value of an odd size", "[lab5][reference]") {
     // Halves (2^53 + 1) + (1 + 1): the first rounds to 2^53 (a tie, to even), then + 2 is exact.
     // Left to right every + 1 is such a tie and the sum stays 2^53; the exact sum rounds to + 4.
     std::vector<double> x = {two53, 1, 1, 1};
     CHECK(pairwise_sum(x.data(), 4) == two53 + 2);
     CHECK(sequential_sum(x) == two53);
-    // The seed's recursiveReduce on {1, 2, 3}: stride 1, data[0] += data[1], then size 1: 3. It
+    // The textbook's recursiveReduce on {1, 2, 3}: stride 1, data[0] += data[1], then size 1: 3. It
     // drops the 3; this one does not.
     CHECK(pairwise_sum(std::vector<double>{1, 2, 3}.data(), 3) == 6);
     CHECK(pairwise_sum(std::vector<double>{-7.5}.data(), 1) == -7.5);

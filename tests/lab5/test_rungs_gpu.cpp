@@ -2,7 +2,7 @@
 // sizes that are not a multiple of the grid-stride rung's stride) with every block size, each
 // run twice from a restored input into a poisoned result, against the exact sum within
 // gamma_n sum|x|; the driver's own input for every repetition, drawn on the GPU as on the host;
-// the seed's rungs do overwrite their input and the others do not. Fresh data each run: the seed is printed on
+// the textbook's rungs do overwrite their input and the others do not. Fresh data each run: the seed is printed on
 // failure so it can be replayed.
 #include <cmath>
 #include <random>
@@ -83,7 +83,7 @@ TEST_CASE("every rung of the solution sums every awkward size right, with every 
     }
 }
 
-TEST_CASE("the seed's rungs overwrite their input and the others only read it", "[gpu][lab5]") {
+TEST_CASE("the textbook's rungs overwrite their input and the others only read it", "[gpu][lab5]") {
     const size_t n = 100003;
     std::vector<double> x = reduce_input(n, 11);
     SumReference ref = sum_reference(x.data(), n);

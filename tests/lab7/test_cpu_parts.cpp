@@ -72,7 +72,7 @@ TEST_CASE("the OpenMP yardstick matches the CPU reference on awkward sizes", "[l
 
 TEST_CASE("the bound catches one product too many or too few", "[lab7]") {
     // The check above could not fail if the bound were loose: a C missing the last product of
-    // its sums (seed 003's dropped tail) must fail it.
+    // its sums (the student report's dropped tail) must fail it.
     const int n = 37;
     Inputs in = make_inputs(n, 42);
     std::vector<float> C(size_t(n) * n);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lab 3's figures: mk/plot.sh with labs/lab3/plots.gp (and labs/lab3/plots.awk) draws its four
-# figures from a synthetic CSV in the driver's format, written here (seed 001's runs at N = 400 ..
+# figures from a synthetic CSV in the driver's format, written here (the student report's runs at N = 400 ..
 # 2000 x blocks 8, 16, 32 with the CPU timed; the blocked runs up to N = 8192 with the CPU
 # skipped), and from the committed sample (labs/lab3/sample/*.csv, measured on a GPU) when there
 # is one. The numbers drawn are the CSV's: a speedup is T_CPU / T_part of the same N. A CSV
@@ -55,29 +55,29 @@ check "gnuplot warned about nothing and left nothing out" lacks "$out" "warning|
 
 # The numbers: what plots.awk hands gnuplot.
 rows() { awk -v "part=$1" -v "block=$2" -v "only=$3" -v "y=$4" -v "base=$5" -f labs/lab3/plots.awk "$tmp/sweep.csv" "$tmp/sweep.csv" | sort -g; }
-check "the speedup of fw_2d at block 16 is T_CPU / T_2D = 61 at every N of the seed's runs" \
-    test "$(rows fw_2d 16 seed speedup "" | awk '{ printf "%s %.2f;", $1, $2 }')" == "400 61.00;1000 61.00;1400 61.00;2000 61.00;"
-check "the seed's runs are N = 400, 1000, 1400, 2000 (not the blocked runs' N)" \
-    test "$(rows fw_blocked '*' seed ms "" | awk '{ printf "%s ", $1 }')" == "400 1000 1400 2000 "
+check "the speedup of fw_2d at block 16 is T_CPU / T_2D = 61 at every N of the report's runs" \
+    test "$(rows fw_2d 16 report speedup "" | awk '{ printf "%s %.2f;", $1, $2 }')" == "400 61.00;1000 61.00;1400 61.00;2000 61.00;"
+check "the report's runs are N = 400, 1000, 1400, 2000 (not the blocked runs' N)" \
+    test "$(rows fw_blocked '*' report ms "" | awk '{ printf "%s ", $1 }')" == "400 1000 1400 2000 "
 check "fw_blocked is 30x the plain 2D kernel at block 32 in the blocked runs" \
     test "$(rows fw_blocked 32 "" over trusted_2d | awk '$1 % 1024 == 0 { printf "%.1f ", $2 }')" == "30.0 30.0 30.0 30.0 "
-check "a failed row is never drawn" test "$(rows fw_1d 8 seed ms "" | awk '$1 == 1000 { print ($2 == 1 ? "drawn" : "not drawn") }')" == "not drawn"
+check "a failed row is never drawn" test "$(rows fw_1d 8 report ms "" | awk '$1 == 1000 { print ($2 == 1 ? "drawn" : "not drawn") }')" == "not drawn"
 check "a skipped CPU row is never drawn" test -z "$(rows cpu '*' "" ms "" | awk '$1 % 1024 == 0')"
 
 # Without the CPU (a sweep run with --no-yardstick): the speedups figure says why it is empty.
 grep -vE ',(cpu|trusted_2d|cpu_diameter),' "$tmp/sweep.csv" >"$tmp/no-cpu.csv"
 out=$(mk/plot.sh lab3 "$tmp/no-cpu.csv" "$tmp/out2" 2>&1)
 check "without the CPU: exit 0 ($?)" test $? == 0
-check "... the speedups figure is empty, saying why" grep -q "lab3-speedups.png: no row of seed 001's runs" <<<"$out"
+check "... the speedups figure is empty, saying why" grep -q "lab3-speedups.png: no row of the student report's runs" <<<"$out"
 check "... the times figure leaves the CPU out, saying so" grep -q "lab3-times.png: no passing row for cpu, left out" <<<"$out"
 for f in $figures; do check "... $f.png is still written" test -s "$tmp/out2/$f.png"; done
 check "... without a gnuplot warning or error" lacks "$out" "warning|error"
 
-# Only the blocked runs: seed 001's figures are empty, the blocked ones drawn.
+# Only the blocked runs: the report's figures are empty, the blocked ones drawn.
 awk -F, '/^#/ || $1 == "n" || $1 % 1024 == 0' "$tmp/sweep.csv" >"$tmp/blocked-only.csv"
 out=$(mk/plot.sh lab3 "$tmp/blocked-only.csv" "$tmp/out3" 2>&1)
 check "only the blocked runs: exit 0 ($?)" test $? == 0
-check "... lab3-times.png says it has no run of seed 001's experiment" grep -q "lab3-times.png: no row of seed 001's runs" <<<"$out"
+check "... lab3-times.png says it has no run of the report's experiment" grep -q "lab3-times.png: no row of the student report's runs" <<<"$out"
 check "... lab3-blocked.png is drawn" test -s "$tmp/out3/lab3-blocked.png"
 
 for sample in labs/lab3/sample/*.csv; do

@@ -74,7 +74,7 @@ check "... saying the convolutions are left out" contains "$out" "lab4-conv-radi
 check "... without a gnuplot warning" lacks "$out" "warning|error"
 check "... and the 1D figures drawn" test -s "$tmp/out2/lab4-bandwidth.png" -a -s "$tmp/out2/lab4-blocks-speedup.png"
 
-# Nothing at n = 200000: seed 001's figures are empty and say so.
+# Nothing at n = 200000: the student report's figures are empty and say so.
 grep -v '^200000,' "$tmp/sweep.csv" >"$tmp/no-blocks.csv"
 out=$(mk/plot.sh lab4 "$tmp/no-blocks.csv" "$tmp/out3" 2>&1)
 check "a CSV without n = 200000 says its block figures are empty" contains "$out" "lab4-blocks-time.png: no passing row for any of its curves; the figure is empty"

@@ -116,14 +116,32 @@ check "... report.md is left as it was" test "$(cksum <"$report")" = "$before"
 check "... report-2.md is written instead" test -s "$out_dir/report-2.md"
 check "... and named" contains "$out" "report-2.md"
 
-# --- the committed sample is named as such --------------------------------------------------------
+# --- the committed sample: figures only, labelled, and no measurement passed off as the student's ----
 shopt -s nullglob
 samples=(labs/lab1/sample/*.csv)
 shopt -u nullglob
 if ((${#samples[@]} > 0)); then
-    mk/report.sh lab1 "${samples[0]}" "$tmp/sample" >/dev/null 2>&1
-    check "a report of ${samples[0]} says it is the committed sample" \
-        grep -qF -- "From \`${samples[0]}\`: the committed sample" "$tmp/sample/report.md"
+    out=$(mk/report.sh lab1 "${samples[0]}" "$tmp/sample" 2>&1)
+    sample_report=$tmp/sample/report.md
+    sample_gpu=$(sed -n 's/^# *gpu: *//p' "${samples[0]}" | head -1)
+    check "a report of ${samples[0]} is written, and says it has no sweep of the student's" \
+        grep -qF -- "no sweep of yours yet" <<<"$out"
+    check "... its 'Where it was measured' names no GPU (the sample's is not the student's)" \
+        bash -c "! grep -q '^- GPU:' '$sample_report'"
+    check "... its 'Measured results' has no table of the sample's rows" \
+        bash -c "! grep -qE '^\| [0-9]+ \| ' '$sample_report'"
+    check "... both sections say to run the sweep" \
+        test "$(grep -c 'Not measured yet: there is no sweep of yours. Run `make lab1-sweep`' "$sample_report")" -eq 2
+    if command -v gnuplot >/dev/null 2>&1; then
+        check "... its figures are labelled as the course's sample, from ${samples[0]}" \
+            grep -qF -- "These figures are drawn from the course's committed sample, \`${samples[0]}\`, measured for the course on an $sample_gpu" "$sample_report"
+        check "... and so is every figure's link" \
+            test "$(grep -c '^!\[' "$sample_report")" -eq "$(grep -c '^!\[.* (the course sample, not yours)\]' "$sample_report")"
+        # mk/plot.sh draws from a copy of the sample whose "# gpu:" line says what it is, so every
+        # title that names the GPU names the sample as well.
+        plot_out=$(mk/plot.sh lab1 "${samples[0]}" "$tmp/sample-plots" 2>&1)
+        check "mk/plot.sh on the sample says it draws the course's sample" contains "$plot_out" "drawing the committed sample of the course"
+    fi
 fi
 
 # --- refusals --------------------------------------------------------------------------------------

@@ -1,0 +1,510 @@
+"""What the handouts say, read the way their tests need it: headings, the numbered sections and
+questions, the references between them, the TODOs they name, and the commands they show.
+
+One reader for the tests of tests/scripts/ that check handouts (handout-references.sh,
+handout-commands.sh, dist-contents.sh, lab6-pass-table.sh); run it as
+    python3 tests/scripts/lib/handouts.py COMMAND ...
+from the repository root (COMMAND: references, pass-table, commands; see main()).
+
+The format it reads (what the handouts are written to, as mk/report.sh reads their questions):
+- a heading is a line that starts with '#', outside fenced code blocks; a numbered one reads
+  "## 3. Background" (a section) or "### 3.1 Floyd-Warshall" (a subsection);
+- the questions are the items "N. " in the first column under the heading with "Questions";
+- a reference is "section 3.4", "sections 3.3 and 3.4", "§10.3", "question 4", "questions 2 and
+  3"; "lab 1's section 9" or "lab 1, section 9" points into lab 1's handout; one with the name
+  of another document just before it (Higham, Knuth, a specification, a guide, a chapter) is
+  that document's, and not checked.
+"""
+import math
+import os
+import re
+import shlex
+import sys
+
+FENCE = re.compile(r'^\s*(```|~~~)')
+
+
+def read(path):
+    with open(path, encoding='utf-8') as f:
+        return f.read()
+
+
+def lines_outside_fences(text):
+    """(line number, line, fenced) for every line; fenced lines are inside a ``` block."""
+    fenced = False
+    for number, line in enumerate(text.split('\n'), 1):
+        if FENCE.match(line):
+            yield number, line, True
+            fenced = not fenced
+            continue
+        yield number, line, fenced
+
+
+HEADING = re.compile(r'^(#+)\s+(.*?)\s*$')
+NUMBERED = re.compile(r'^(\d+(?:\.\d+)*)\.?\s')
+
+
+def headings(text):
+    """[(line, level, number or None, title)] of the headings outside code blocks."""
+    out = []
+    for number, line, fenced in lines_outside_fences(text):
+        if fenced:
+            continue
+        m = HEADING.match(line)
+        if not m:
+            continue
+        title = m.group(2)
+        n = NUMBERED.match(title)
+        out.append((number, len(m.group(1)), n.group(1) if n else None, title))
+    return out
+
+
+def questions(text):
+    """The numbers of the items of the "Questions" section, in order."""
+    out, inside, level = [], False, 0
+    for _, line, fenced in lines_outside_fences(text):
+        if not fenced:
+            m = HEADING.match(line)
+            if m:
+                if inside and len(m.group(1)) <= level:
+                    break
+                if not inside and 'Questions' in m.group(2):
+                    inside, level = True, len(m.group(1))
+                continue
+        if inside and not fenced:
+            q = re.match(r'^(\d+)\.\s', line)
+            if q:
+                out.append(int(q.group(1)))
+    return out
+
+
+def lab_of_handout(path):
+    m = re.search(r'(lab\d+)', os.path.basename(path))
+    return m.group(1) if m else None
+
+
+def handout_of_lab(root, lab):
+    folder = os.path.join(root, 'handouts')
+    for name in sorted(os.listdir(folder)):
+        if name.startswith(lab + '-') and name.endswith('.md'):
+            return os.path.join(folder, name)
+    return None
+
+
+EXTERNAL = re.compile(r'Higham|Knuth|[Ss]pecification|Guide|[Cc]hapter|\bbook\b|Cheng|Kirk|Harris|Lang\b|'
+                      r'Batcher|paper|[Mm]anual|documentation|CUDA C\+\+|Math API', re.S)
+SECTION_REF = re.compile(r'(?:\b[Ss]ections?|§)\s*(\d+(?:\.\d+)*(?:(?:\s*,\s*|\s+and\s+|\s+or\s+|\s*[–-]\s*)\d+(?:\.\d+)*)*)')
+QUESTION_REF = re.compile(r'\b[Qq]uestions?\s+(\d+(?:(?:\s*,\s*|\s+and\s+|\s+or\s+|\s*[–-]\s*)\d+)*)\b')
+LAB_BEFORE = re.compile(r"\b[Ll]ab\s*(\d+)(?:'s|,)?\s*(?:handout,?\s*)?$")
+
+
+def joined_paragraphs(text):
+    """(first line number, text) of each paragraph or list item outside code blocks, its lines
+    joined, so that a reference broken over two lines is read whole."""
+    out, start, buf = [], None, []
+    for number, line, fenced in lines_outside_fences(text):
+        if fenced or not line.strip() or HEADING.match(line):
+            if buf:
+                out.append((start, ' '.join(buf)))
+            start, buf = None, []
+            if not fenced and HEADING.match(line):
+                out.append((number, line))
+            continue
+        if buf and re.match(r'^\s*(?:[-*]|\d+\.)\s', line):
+            out.append((start, ' '.join(buf)))
+            start, buf = None, []
+        if start is None:
+            start = number
+        buf.append(line.strip())
+    if buf:
+        out.append((start, ' '.join(buf)))
+    return out
+
+
+def numbers_in(listing):
+    return re.findall(r'\d+(?:\.\d+)*', listing)
+
+
+def question_titles(text):
+    """{number: title} of the questions: the bold title an item starts with, else its first words."""
+    out, inside, level = {}, False, 0
+    for _, line, fenced in lines_outside_fences(text):
+        if not fenced:
+            m = HEADING.match(line)
+            if m:
+                if inside and len(m.group(1)) <= level:
+                    break
+                if not inside and 'Questions' in m.group(2):
+                    inside, level = True, len(m.group(1))
+                continue
+        if inside and not fenced:
+            q = re.match(r'^(\d+)\.\s+(.*)', line)
+            if q:
+                bold = re.match(r'\*\*([^*]+)\*\*', q.group(2))
+                title = bold.group(1) if bold else ' '.join(q.group(2).split()[:8])
+                out[int(q.group(1))] = title.rstrip('.:')
+    return out
+
+
+def check_references(root, files, found=None):
+    """Every section and question reference in FILES points at a heading or a question of the
+    handout it names. Returns the list of problems; when FOUND is a list, appends to it one
+    "file | section 3.7 | 3.7 Title" line per distinct reference, what it reaches."""
+    problems = []
+    cache = {}
+
+    def targets(lab):
+        if lab not in cache:
+            path = handout_of_lab(root, lab)
+            if path is None:
+                cache[lab] = None
+            else:
+                text = read(path)
+                cache[lab] = (path, {h[2]: h[3] for h in headings(text) if h[2]}, question_titles(text))
+        return cache[lab]
+
+    for path in files:
+        rel = os.path.relpath(path, root)
+        text = read(path)
+        own = None
+        m = re.match(r'labs/(lab\d+)/', rel)
+        if m:
+            own = m.group(1)
+        elif rel.startswith('handouts/'):
+            own = lab_of_handout(path)
+        for start, para in joined_paragraphs(text):
+            for kind, pattern in (('section', SECTION_REF), ('question', QUESTION_REF)):
+                for ref in pattern.finditer(para):
+                    before = para[max(0, ref.start() - 90):ref.start()]
+                    # The sentence before the reference: another document named there owns it.
+                    sentence = re.split(r'(?<=[.;:!?])\s+(?=[A-Z(])', before)[-1]
+                    if EXTERNAL.search(sentence):
+                        continue
+                    lab = own
+                    named = LAB_BEFORE.search(before)
+                    if named:
+                        lab = 'lab' + named.group(1)
+                    if lab is None:
+                        problems.append(f'{rel}:{start}: "{ref.group(0)}" names no lab (write "lab N, {kind} ...")')
+                        continue
+                    if targets(lab) is None:
+                        problems.append(f'{rel}:{start}: "{ref.group(0)}": {lab} has no handout')
+                        continue
+                    handout, sections, qs = targets(lab)
+                    where = os.path.relpath(handout, root)
+                    prefix = '' if lab == own else lab + ', '
+                    for n in numbers_in(ref.group(1)):
+                        if kind == 'section':
+                            if n not in sections:
+                                problems.append(f'{rel}:{start}: "{ref.group(0)}": {where} has no section {n}')
+                            elif found is not None:
+                                found.append(f'{rel} | {prefix}section {n} | {sections[n]}')
+                        else:
+                            if '.' in n or int(n) not in qs:
+                                problems.append(f'{rel}:{start}: "{ref.group(0)}": {where} has no question {n} '
+                                                f'(it has {len(qs)})')
+                            elif found is not None:
+                                found.append(f'{rel} | {prefix}question {n} | {n}. {qs[int(n)]}')
+    return problems
+
+
+def check_numbering(root, handouts):
+    """The numbered headings of each handout count 1, 2, 3 ... at the top level and 1, 2 ...
+    under each section, and its questions 1, 2, 3 ...: a merge that numbers two sections alike,
+    or a section moved without renumbering, shows here."""
+    problems = []
+    for path in handouts:
+        rel = os.path.relpath(path, root)
+        text = read(path)
+        top, sub = 0, {}
+        for line, level, number, title in headings(text):
+            if number is None:
+                continue
+            parts = [int(p) for p in number.split('.')]
+            if len(parts) == 1:
+                top += 1
+                if parts[0] != top:
+                    problems.append(f'{rel}:{line}: section "{title}" should be number {top}')
+                    top = parts[0]
+            elif len(parts) == 2:
+                if parts[0] != top:
+                    problems.append(f'{rel}:{line}: subsection "{title}" lies in section {top}')
+                sub[parts[0]] = sub.get(parts[0], 0) + 1
+                if parts[1] != sub[parts[0]]:
+                    problems.append(f'{rel}:{line}: subsection "{title}" should be {parts[0]}.{sub[parts[0]]}')
+                    sub[parts[0]] = parts[1]
+        qs = questions(text)
+        if qs != list(range(1, len(qs) + 1)):
+            problems.append(f'{rel}: its questions are numbered {qs}, not 1 to {len(qs)}')
+    return problems
+
+
+TODO_REF = re.compile(r'\bTODOs?\s+(\d+[a-z]?)(?:\s*[–-]\s*(\d+[a-z]?))?')
+
+
+def check_todos(root, handouts):
+    """Every "TODO 2a" (or "TODO 1a–1d") a handout names is a TODO of its lab's student file."""
+    problems = []
+    for path in handouts:
+        lab = lab_of_handout(path)
+        manifest = os.path.join(root, 'labs', lab, 'manifest')
+        files = []
+        for line in read(manifest).split('\n'):
+            m = re.match(r'\s*student_files\s*=\s*(.*)', line)
+            if m:
+                files = m.group(1).split()
+        sources = ' '.join(read(os.path.join(root, 'labs', lab, f)) for f in files)
+        have = set(re.findall(r'\bTODO\s+(\d+[a-z]?)\b', sources))
+        have |= {re.match(r'\d+', t).group(0) for t in have}
+        for start, para in joined_paragraphs(read(path)):
+            for ref in TODO_REF.finditer(para):
+                for label in filter(None, ref.groups()):
+                    if label not in have:
+                        problems.append(f'{os.path.relpath(path, root)}:{start}: "{ref.group(0)}": '
+                                        f'labs/{lab}/{" ".join(files)} has no TODO {label}')
+    return problems
+
+
+# --- references to the source reports ---------------------------------------------------------
+
+# The course was written from source reports that students never see (other students' work);
+# a file they receive quotes one and names it by what it is, never by the word for the random
+# seed with a report's number (000 to 009), in the possessive, in the plural, or as "the" one
+# that did something. The uses of the random seed stay: --seed, "seed 1", "the seed is
+# printed", "the seed of the random inputs", seed_ and .seed in code.
+SOURCE_REPORT = re.compile(
+    r"\bseeds?\s+0\d\d\b"                                    # a report's number
+    r"|\bseeds?'s?(?=\W)"                                       # the possessive
+    r"|(?<!random )(?<!same )\bseeds\b"                        # the plural
+    r"|\bthe seed\b(?!\s+(?:is|of|gives|printed|option|value|that|it)\b)(?!\s*[,.;:)])"
+    r"|\bseed\s+(?:report|document|sample|code|kernel|table|experiment)s?\b",
+    re.I)
+
+
+def source_report_references(path):
+    """[(line number, line)] of PATH's lines that name a source report as a seed. A phrase broken
+    over two lines is read whole: the lines are joined, with the comment leaders (#, //, *, >)
+    of the second taken out."""
+    out = []
+    try:
+        text = read(path)
+    except UnicodeDecodeError:
+        return out
+    lines = text.split('\n')
+    joined, starts = '', []
+    for line in lines:
+        starts.append(len(joined))
+        joined += re.sub(r'^\s*(?:#|//|\*|>)?\s*', '', line) if joined else line
+        joined += ' '
+    seen = set()
+    for m in SOURCE_REPORT.finditer(joined):
+        if joined[max(0, m.start() - 2):m.start()] == '--':
+            continue
+        number = max(i for i, start in enumerate(starts) if start <= m.start())
+        if number not in seen:
+            seen.add(number)
+            out.append((number + 1, lines[number].strip()))
+    return out
+
+
+# --- the pass table of lab 6 ------------------------------------------------------------------
+
+def formula_value(formula, k):
+    """The value of a pass-count formula of the handout's table, e.g.
+    "1 + Σ_{j=1}^{k−10} (⌈j/3⌉ + 1)", for this k; None when it is not such a formula."""
+    f = formula.replace('−', '-').replace('×', '*').replace('`', '')
+    m = re.match(r'^\s*(.*?)Σ_\{j=(\d+)\}\^\{([^}]*)\}\s*\((.*)\)\s*$', f)
+    if not m:
+        return None
+    head, first, last, body = m.groups()
+    body = re.sub(r'⌈([^⌉]*)⌉', r'ceil(\1)', body)
+    env = {'ceil': math.ceil, 'k': k}
+    total = sum(eval(body, {'__builtins__': {}}, dict(env, j=j))
+                for j in range(int(first), eval(last, {'__builtins__': {}}, env) + 1))
+    head = head.strip()
+    if head:
+        head = head.rstrip('+').strip()
+        total += eval(head, {'__builtins__': {}}, env)
+    return total
+
+
+def pass_table(path):
+    """The rows of the table of passes (its header names "passes over memory" and columns of
+    L = 2^k): [(line, sort, formula, [(k, cell)])]."""
+    rows, columns = [], None
+    for number, line, fenced in lines_outside_fences(read(path)):
+        if fenced or not line.startswith('|'):
+            columns = None if not line.startswith('|') else columns
+            continue
+        cells = [c.strip() for c in line.strip().strip('|').split('|')]
+        if columns is None:
+            if len(cells) > 2 and 'passes over memory' in cells[1]:
+                columns = []
+                for c in cells[2:]:
+                    m = re.search(r'2\^(\d+)', c)
+                    columns.append(int(m.group(1)) if m else None)
+            continue
+        if set(''.join(cells)) <= set('-: '):
+            continue
+        rows.append((number, cells[0], cells[1], list(zip(columns, cells[2:]))))
+    return rows
+
+
+def check_pass_table(path):
+    problems, checked = [], 0
+    rows = pass_table(path)
+    if not rows:
+        return [f'{path}: no table whose second column is "passes over memory"'], 0
+    for line, sort, formula, cells in rows:
+        for k, cell in cells:
+            want = formula_value(formula, k) if k is not None and k > 10 else None
+            if want is None:
+                continue
+            checked += 1
+            if cell.strip() != str(want):
+                problems.append(f'{path}:{line}: "{sort}" at L = 2^{k}: the table says {cell.strip()}, '
+                                f'its formula {formula} gives {want}')
+    return problems, checked
+
+
+# --- commands ----------------------------------------------------------------------------------
+
+def code_spans_and_blocks(text):
+    """The text of every inline code span (a paragraph's lines joined first, so a span broken
+    over two lines is whole) and of every line of a code block: fenced, or indented by four
+    spaces after a blank line (an indented line inside a list item is the item's text)."""
+    out, paragraph = [], []
+    in_fence = in_indented = False
+    previous_blank = True
+
+    def flush():
+        if paragraph:
+            joined = ' '.join(paragraph)
+            out.extend(m.group(1) for m in re.finditer(r'`([^`]+)`', joined))
+            paragraph.clear()
+
+    for line in text.split('\n'):
+        if FENCE.match(line):
+            flush()
+            in_fence, in_indented = not in_fence, False
+            continue
+        if in_fence:
+            out.append(line)
+            continue
+        blank = not line.strip()
+        if line.startswith('    ') and (in_indented or (previous_blank and not paragraph)):
+            in_indented = True
+            out.append(line[4:])
+        elif blank:
+            flush()
+        else:
+            in_indented = False
+            paragraph.append(line.strip())
+        previous_blank = blank
+    flush()
+    return out
+
+
+def commands(text):
+    """Every make command shown: [(command text, [argv of each command in it])]. A code line
+    "make lab1 ARGS=... # comment" is one; "touch f; make lab1-build" holds two."""
+    found = []
+    for code in code_spans_and_blocks(text):
+        line = re.sub(r'^\s*\$\s+', '', code).strip()
+        if not re.match(r'^(touch\s.*;\s*)?make\s', line):
+            continue
+        try:
+            lexer = shlex.shlex(line, posix=True, punctuation_chars=';&|')
+            lexer.whitespace_split = True
+            lexer.commenters = '#'
+            tokens = list(lexer)
+        except ValueError:
+            found.append((line, None))
+            continue
+        parts, current = [], []
+        for t in tokens:
+            if t in (';', '&&', '||', '|'):
+                if current:
+                    parts.append(current)
+                current = []
+            else:
+                current.append(t)
+        if current:
+            parts.append(current)
+        found.append((line, parts))
+    return found
+
+
+def main(argv):
+    root = os.getcwd()
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    command = argv[1]
+    if command == 'references':
+        # handouts.py references EXPECTED FILE...: section and question references (each must
+        # exist, and reach what EXPECTED, the list of what every reference reached when a
+        # person last checked it, says it reaches), heading and question numbering and TODO
+        # names (student handouts). With EXPECTED "-", print the list instead.
+        expected_path, files = argv[2], [os.path.join(root, f) for f in argv[3:]]
+        student_handouts = [f for f in files if re.match(r'handouts/lab\d+-', os.path.relpath(f, root))]
+        found = []
+        problems = check_references(root, files, found) + check_numbering(root, student_handouts) + \
+            check_todos(root, student_handouts)
+        found = sorted(set(found))
+        if expected_path == '-':
+            print('\n'.join(found))
+            return 0
+        expected = [l for l in read(expected_path).split('\n') if l.strip() and not l.startswith('#')]
+        was = {}
+        for line in expected:
+            fields = [f.strip() for f in line.split(' | ')]
+            was[(fields[0], fields[1])] = fields[2] if len(fields) > 2 else ''
+        now = {}
+        for line in found:
+            fields = line.split(' | ')
+            now[(fields[0], fields[1])] = fields[2]
+        for key, title in sorted(now.items()):
+            if key not in was:
+                problems.append(f'{key[0]}: "{key[1]}" is new: it reaches "{title}"; if that is what it means, add '
+                                f'the line "{key[0]} | {key[1]} | {title}" to {expected_path}')
+            elif was[key] != title:
+                problems.append(f'{key[0]}: "{key[1]}" now reaches "{title}", not "{was[key]}" as when it was '
+                                f'checked: renumbered? Correct the reference, or the line of {expected_path}')
+        for key in sorted(set(was) - set(now)):
+            problems.append(f'{key[0]}: "{key[1]}" is listed in {expected_path} but no longer found: remove its line')
+        for p in problems:
+            print('FAIL  ' + p)
+        print(f'{len(files)} files read, {len(found)} distinct references, {len(problems)} problem(s)')
+        return 1 if problems else 0
+    if command == 'source-reports':
+        # handouts.py source-reports FILE...: every line that names a source report as a seed.
+        count = 0
+        for path in argv[2:]:
+            for number, line in source_report_references(path):
+                print(f'{path}:{number}: {line[:160]}')
+                count += 1
+        return 1 if count else 0
+    if command == 'pass-table':
+        problems, checked = check_pass_table(argv[2])
+        for p in problems:
+            print('FAIL  ' + p)
+        print(f'{checked} cells of the pass table checked against their formulas, {len(problems)} wrong')
+        return 1 if problems or checked == 0 else 0
+    if command == 'commands':
+        # handouts.py commands FILE...: one line per command, tab-separated: file, the command
+        # as shown, then its words (shell-quoted), or "UNPARSED".
+        for path in argv[2:]:
+            for line, parts in commands(read(path)):
+                if parts is None:
+                    print(f'{path}\t{line}\tUNPARSED')
+                    continue
+                for argv_ in parts:
+                    print(f'{path}\t{line}\t' + ' '.join(shlex.quote(a) for a in argv_))
+        return 0
+    print(f'unknown command {command}', file=sys.stderr)
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
