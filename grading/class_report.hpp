@@ -57,8 +57,9 @@ struct RatioSeries {
 // series may be empty (no student had a correct result there).
 std::vector<RatioSeries> performance_ratios(const LabPlan& plan, const std::vector<StudentLab>& students);
 
-// Totals in bins of a round width (1, 2 or 5 x 10^k, about a tenth of the maximum) from 0;
-// the last bin holds the maximum.
+// Totals in bins of a round width (1, 2 or 5 x 10^k, about a tenth of the maximum) from 0, each
+// holding its lower edge, the last one the maximum too (and narrower when the maximum is not
+// on an edge: lab 1's 84 points in 10s end with 80 to 84, where full marks lie).
 struct Histogram {
     double width = 1;
     std::vector<int> counts;

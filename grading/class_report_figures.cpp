@@ -59,7 +59,8 @@ void totals_figure(const ClassReportInputs& in, const std::string& lab, std::map
     std::string data;
     int highest = 0;
     for (size_t i = 0; i < h.counts.size(); ++i) {
-        data += number(double(i) * h.width) + " " + number(double(i + 1) * h.width) + " " + std::to_string(h.counts[i]) + "\n";
+        double top = std::min(double(i + 1) * h.width, std::max(max, h.width));
+        data += number(double(i) * h.width) + " " + number(top) + " " + std::to_string(h.counts[i]) + "\n";
         highest = std::max(highest, h.counts[i]);
     }
     files[lab + "-totals.dat"] = data;
@@ -68,7 +69,7 @@ void totals_figure(const ClassReportInputs& in, const std::string& lab, std::map
                                           " students") +
         "set xlabel " + quoted("points (out of " + json_number(max) + "), in bins of " + json_number(h.width)) + "\n"
         "set ylabel 'students'\n"
-        "set xrange [0:" + number(double(h.counts.size()) * h.width) + "]\n"
+        "set xrange [0:" + number(std::max(max, h.width)) + "]\n"
         "set yrange [0:" + std::to_string(highest + 1) + "]\n" +
         (highest <= 12 ? "set ytics 1\n" : "") +
         "set style fill solid 0.6 border lc rgb 'black'\n"

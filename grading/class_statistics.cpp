@@ -127,8 +127,6 @@ Histogram totals_histogram(const std::vector<double>& totals, double max) {
             break;
         }
     size_t bins = std::max<size_t>(1, size_t(std::ceil(max / h.width - 1e-9)));
-    // The maximum opens a bin of its own when it falls on a bin's edge (84 of 84 in 80 to 90).
-    if (max > 0 && std::fabs(std::fmod(max, h.width)) < 1e-9 * h.width) ++bins;
     h.counts.assign(bins, 0);
     for (double t : totals) {
         size_t bin = t <= 0 ? 0 : size_t(std::floor(t / h.width + 1e-9));

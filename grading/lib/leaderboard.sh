@@ -40,6 +40,7 @@ write_leaderboard() {
     local entrants=$PRIVATE/leaderboard-pseudonyms.tsv folder id
     : >"$entrants"
     for folder in "$OUT"/students/*/; do
+        [[ -d $folder ]] || continue  # no student at all: the pattern itself
         id=$(basename "$folder")
         off_leaderboard "$id" || printf '%s\t%s\n' "$id" "$(leaderboard_pseudonym "$id")" >>"$entrants"
     done
