@@ -163,6 +163,12 @@ std::string feedback_markdown(const StudentReport& report, const std::map<std::s
        << markdown_inline(run.isolation) << ".\n\n"
        << "**Total: " << pts(report.total()) << " / " << pts(report.max()) << "**\n\n";
     for (const std::string& note : report.notes) md << "Note: " << markdown_inline(note) << "\n\n";
+    if (report.off_leaderboard)
+        md << "You are left off the class leaderboard, as the file NO-LEADERBOARD in your submission asks.\n\n";
+    else if (!report.pseudonym.empty())
+        md << "On the class leaderboard your times appear under the pseudonym **" << markdown_inline(report.pseudonym)
+           << "**, for each part that passed every case. To be left off it, add a file named NO-LEADERBOARD to your "
+              "submission.\n\n";
     for (const LabScore& lab : report.labs) {
         md << "## " << lab.lab << ": " << markdown_inline(lab.title) << " (" << pts(lab.points) << " / " << pts(lab.max)
            << ")\n\n";

@@ -33,6 +33,10 @@
 #                      student's later cases of the lab nor under the sanitizers (each scores
 #                      0, "not run"), so a part that never ends leaves the budget to the others
 #   --build-only       unpack, check and build, but run no case (a check before the GPU night)
+#   --leaderboard      also write DIR/leaderboard.md and leaderboard.csv, which may be posted:
+#                      each performance part's correct submissions ranked by time, under
+#                      pseudonyms; a student with a file NO-LEADERBOARD in the submission is
+#                      left off (grading/README.md, "Leaderboard")
 #   --slurm            on a Slurm submit host: unpack, check and build here, then run the cases
 #                      as a job array, one GPU per task, and make the gradebook in a job that
 #                      waits for them (grading/README.md, "Slurm"); with --resume, only what
@@ -43,7 +47,8 @@
 #   --collect          (the waiting job's own) the gradebook and summary, once all are graded
 #   --help             this text
 #
-# Output (grading/README.md, "Output"): DIR/gradebook.csv, DIR/summary.txt and, per student,
+# Output (grading/README.md, "Output"): DIR/gradebook.csv, DIR/summary.txt, DIR/class-report.md
+# (instructor only, with its figures in DIR/class-report/) and, per student,
 # DIR/students/NAME/feedback.md and results.json (Gradescope's format).
 # Exit status: 0 done; 2 bad usage; 3 done, but no GPU was usable so no case ran; 1 the
 # grading itself failed (a message says why; --resume picks up where it stopped).
@@ -53,7 +58,7 @@ umask 077
 GRADING_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$GRADING_DIR/.." && pwd)
 SANDBOX=$GRADING_DIR/sandbox.sh
-for part in common pool progress submissions uids isolation workfolders builds reference runs slurm; do
+for part in common pool progress submissions uids isolation workfolders builds reference runs slurm classreport leaderboard; do
     # shellcheck source=/dev/null
     source "$GRADING_DIR/lib/$part.sh"
 done
@@ -65,7 +70,7 @@ usage_error() { echo "grade.sh: $1 (see --help)" >&2; exit 2; }
 
 parse_options() {
     LAB_LIST="" OUT="" JOBS=$(nproc) ONLY_STUDENT="" MODE=new SANDBOX_REQUEST=auto GPU_LIST="" TIME_LIMIT_CAP=""
-    SUBMISSIONS="" BUILD_ONLY=no RUNNERS_PER_GPU="" SIMILARITY=0.5 BUDGET=""
+    SUBMISSIONS="" BUILD_ONLY=no RUNNERS_PER_GPU="" SIMILARITY=0.5 BUDGET="" LEADERBOARD=no
     SLURM=none SLURM_TASKS=4 SBATCH_OPTIONS=() TASK_INDEX=0 TASK_COUNT=1
     while (($#)); do
         case $1 in
@@ -83,6 +88,7 @@ parse_options() {
             --time-limit) TIME_LIMIT_CAP=${2-}; shift 2 ;;
             --budget) BUDGET=${2-}; shift 2 ;;
             --build-only) BUILD_ONLY=yes; shift ;;
+            --leaderboard) LEADERBOARD=yes; shift ;;
             --slurm) SLURM=submit; shift ;;
             --slurm-tasks) SLURM_TASKS=${2-}; shift 2 ;;
             --sbatch) read -ra SBATCH_OPTIONS <<<"${2-}"; shift 2 ;;
@@ -175,7 +181,8 @@ build_tools() {
 # and for a Slurm job array's tasks: GRADING_SEED, from which every graded case's seed is
 # derived (no graded input can be known before grading starts), and SAMPLE_SEED, the positions
 # at which the reference outputs of students' checked timed runs are compared (never passed to
-# a student's process).
+# a student's process). With --leaderboard, LEADERBOARD_SALT too, from which the pseudonyms are
+# made (grading/lib/leaderboard.sh): drawn once for the output folder, so they stay the same.
 draw_secret() {
     local file=$PRIVATE/$1
     if [[ ! -s $file ]]; then
@@ -187,6 +194,7 @@ draw_secret() {
 load_secrets() {
     GRADING_SEED=$(draw_secret grading-seed) || exit 1
     SAMPLE_SEED=$(draw_secret sample-seed) || exit 1
+    if [[ $LEADERBOARD == yes ]]; then LEADERBOARD_SALT=$(draw_secret leaderboard-salt) || exit 1; fi
 }
 
 # Every lab's plan, from its manifest through `grader plan` (which checks the manifest).
@@ -295,7 +303,8 @@ select_students() {
         else
             rm -rf -- "${OUT:?}/students" && mkdir -p -- "$OUT/students"
         fi
-        rm -f -- "$OUT/gradebook.csv" "$OUT/summary.txt"
+        rm -f -- "$OUT/gradebook.csv" "$OUT/summary.txt" "$OUT/class-report.md" "$OUT/leaderboard.md" "$OUT/leaderboard.csv"
+        rm -rf -- "${OUT:?}/class-report"
     fi
 }
 
@@ -419,13 +428,19 @@ score_student_lab() {
     fi
 }
 
+# The GPU the cases ran on, in words, or why none did (nothing in a Slurm collection, which
+# ran none).
+gpu_in_words() {
+    [[ $SLURM == collect ]] || printf '%s\n' "${GPU_NAME:-"no GPU (${NO_GPU_REASON-})"}"
+}
+
 # score.tsv for each student x lab graded in this run and not scored yet, then every student's
 # reports.
 score_and_report() {
     local id lab dir
     local when gpu_text
     when=$(date '+%Y-%m-%d %H:%M')
-    gpu_text=${GPU_NAME:-"no GPU ($NO_GPU_REASON)"}
+    gpu_text=$(gpu_in_words)
     for id in "${SELECTED[@]}"; do
         [[ -d $OUT/students/$id ]] || continue
         for lab in "${LABS[@]}"; do
@@ -434,8 +449,9 @@ score_and_report() {
             score_student_lab "$id" "$lab" ||
                 die "scoring $id $lab failed (see $LOG_FILE); fix the cause and run again with --resume"
         done
+        leaderboard_report_options "$id"
         "$GRADER" report --student "$id" --dir "$OUT/students/$id" --labs "${LABS[*]}" --manifests "$REPO/labs" \
-            --grading-seed "$GRADING_SEED" \
+            --grading-seed "$GRADING_SEED" "${LEADERBOARD_OPTIONS[@]}" \
             --when "$when" --gpu "$gpu_text" --isolation "$ISOLATION_TEXT" || die "cannot write the reports of $id"
     done
 }
@@ -466,6 +482,12 @@ write_class_reports() {
         echo "Sandbox: $(cat "$OUT/isolation.txt" 2>/dev/null)"
         echo "Gradebook: $OUT/gradebook.csv; feedback: $OUT/students/NAME/feedback.md and results.json"
     } >&2
+}
+
+# The class report and the leaderboard: last, once the run's time line is complete.
+write_class_pages() {
+    write_class_report
+    write_leaderboard
 }
 
 main() {
@@ -538,6 +560,7 @@ main() {
 
     printf 'total\t%s\n' "$(seconds_since "$started")" >>"$RUN_DIR/timings.tsv"
     print_timings
+    [[ $SLURM == task ]] || write_class_pages
     if [[ $CASES_NOT_RUN == yes ]]; then
         say "NO GPU: the cases of ${#RUN_ITEMS[@]} built submission(s) did not run; grade again with --resume on a GPU machine."
         exit 3

@@ -2,9 +2,10 @@
 // builds and the sandboxed cases; this tool decides and reports:
 //   plan, unrecorded, stopped, scan-includes, scan-build, scan-symbols, scan-forbidden, headers,
 //   check-reference, checked-runs, compact-reference, check, score, report, gradebook,
-//   similarity, gpus.
+//   similarity, class-report, leaderboard, gpus.
 // Every command reads the lab's manifest through common/manifest.cpp.
 #include <dirent.h>
+#include <errno.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -17,10 +18,12 @@
 
 #include "args.hpp"
 #include "atomic_file.hpp"
+#include "class_report.hpp"
 #include "fail.hpp"
 #include "gpu.hpp"
 #include "json_text.hpp"
 #include "lab_plan.hpp"
+#include "leaderboard.hpp"
 #include "output_check.hpp"
 #include "output_sample.hpp"
 #include "reports.hpp"
@@ -429,11 +432,15 @@ int cmd_report(int argc, char** argv) {
     args.option("gpu", "TEXT", "", "the GPU the cases ran on");
     args.option("isolation", "TEXT", "", "the sandbox used");
     args.option("grading-seed", "S", "0", "the grading run's seed (the feedback's commands rerun the graded data)");
+    args.option("pseudonym", "NAME", "", "the student's pseudonym on the class leaderboard (grade.sh --leaderboard)");
+    args.flag("off-leaderboard", "the student asked to be left off the leaderboard (NO-LEADERBOARD)");
     args.parse(argc, argv);
     std::vector<std::string> labs = split_words(args.text("labs"));
     std::map<std::string, LabPlan> plans = load_plans(args.text("manifests"), labs);
     for (auto& [lab, plan] : plans) plan.grading_seed = grading_seed_of(args);
     StudentReport report = load_report(args.text("student"), args.text("dir"), labs, plans);
+    report.pseudonym = args.text("pseudonym");
+    report.off_leaderboard = args.is_set("off-leaderboard");
     RunDescription run{args.text("when"), args.text("gpu"), args.text("isolation")};
     write_file(args.text("dir") + "/feedback.md", feedback_markdown(report, plans, run));
     write_file(args.text("dir") + "/results.json", gradescope_json(report));
@@ -514,6 +521,103 @@ int cmd_similarity(int argc, char** argv) {
     return 0;
 }
 
+// Every student's score on each lab (a student without one: not graded), students in name order.
+std::map<std::string, std::vector<StudentLab>> class_scores(const std::string& out, const std::vector<std::string>& labs,
+                                                            const std::map<std::string, LabPlan>& plans) {
+    std::map<std::string, std::vector<StudentLab>> scores;
+    std::string students = out + "/students";
+    for (const std::string& name : student_folders(students)) {
+        StudentReport report = load_report(name, students + "/" + name, labs, plans);
+        for (const LabScore& lab : report.labs) scores[lab.lab].push_back({name, lab});
+    }
+    return scores;
+}
+
+// timings.tsv (grade.sh's phase_end): one "phase<TAB>seconds" a line.
+std::vector<std::pair<std::string, std::string>> read_timings(const std::string& path) {
+    std::vector<std::pair<std::string, std::string>> timings;
+    std::istringstream lines(read_file(path, 1 << 20));
+    for (std::string line; std::getline(lines, line);) {
+        size_t tab = line.find('\t');
+        if (tab != std::string::npos) timings.push_back({line.substr(0, tab), line.substr(tab + 1)});
+    }
+    return timings;
+}
+
+// The class report (class_report.hpp): OUT/class-report.md, and beside it, in OUT/class-report/,
+// each figure's gnuplot script and data; grade.sh draws them. Prints the PNG names the report
+// links to, one a line.
+int cmd_class_report(int argc, char** argv) {
+    ArgParser args("grader class-report", "Writes class-report.md and its figures' gnuplot scripts from every student's score files.");
+    args.option("out", "DIR", "", "the grading output folder (students/<name>/<lab>/score.tsv, similarity.csv)");
+    args.option("labs", "LIST", "", "the labs, space-separated, in order");
+    args.option("manifests", "DIR", "labs", "where the labs' folders are");
+    args.option("threshold", "F", "0.5", "shared fraction from which two submissions are similar");
+    args.option("timings", "FILE", "", "the grading run's timings.tsv (none: not known, as in a Slurm collection)");
+    args.option("when", "TEXT", "", "when the grading ran");
+    args.option("gpu", "TEXT", "", "the GPU the cases ran on");
+    args.option("no-figures", "WHY", "", "the figures cannot be drawn, for this reason: the report says so instead");
+    args.parse(argc, argv);
+    ClassReportInputs in;
+    in.labs = split_words(args.text("labs"));
+    in.plans = load_plans(args.text("manifests"), in.labs);
+    in.students = class_scores(args.text("out"), in.labs, in.plans);
+    std::string similarity = args.text("out") + "/similarity.csv";
+    try {
+        if (exists(similarity)) in.similarity = parse_similarity_csv(read_file(similarity, 64 << 20));
+    } catch (const FormatError& e) {
+        fail(exit_code::io_error, e.what());
+    }
+    in.similarity_threshold = args.number("threshold", 0, 1);
+    if (!args.text("timings").empty()) in.timings = read_timings(args.text("timings"));
+    in.when = args.text("when");
+    in.gpu = args.text("gpu");
+    in.figures_missing = args.text("no-figures");
+    std::string folder = args.text("out") + "/" + in.figures_folder;
+    if (mkdir(folder.c_str(), 0700) != 0 && errno != EEXIST) fail(exit_code::io_error, "cannot make " + folder);
+    for (const auto& [name, text] : class_report_figures(in)) write_file(folder + "/" + name, text);
+    write_file(args.text("out") + "/class-report.md", class_report_markdown(in));
+    for (const std::string& png : class_report_figure_names(in)) std::printf("%s\n", png.c_str());
+    return 0;
+}
+
+// The leaderboard (leaderboard.hpp): OUT/leaderboard.md and OUT/leaderboard.csv, under the
+// pseudonyms grade.sh made; students without one (they opted out) are left off.
+int cmd_leaderboard(int argc, char** argv) {
+    ArgParser args("grader leaderboard", "Writes leaderboard.md and leaderboard.csv: every correct submission's performance times, ranked.");
+    args.option("out", "DIR", "", "the grading output folder (students/<name>/<lab>/score.tsv)");
+    args.option("labs", "LIST", "", "the labs, space-separated, in order");
+    args.option("manifests", "DIR", "labs", "where the labs' folders are");
+    args.option("entrants", "FILE", "", "one line per student who takes part: the name, a tab, the pseudonym");
+    args.option("when", "TEXT", "", "when the grading ran");
+    args.option("gpu", "TEXT", "", "the GPU the cases ran on");
+    args.parse(argc, argv);
+    std::vector<std::string> labs = split_words(args.text("labs"));
+    std::map<std::string, LabPlan> plans = load_plans(args.text("manifests"), labs);
+    std::map<std::string, std::vector<StudentLab>> scores = class_scores(args.text("out"), labs, plans);
+    if (!exists(args.text("entrants"))) fail(exit_code::bad_usage, "--entrants: no file " + args.text("entrants"));
+    std::map<std::string, std::string> pseudonyms;
+    std::istringstream lines(read_file(args.text("entrants"), 16 << 20));
+    for (std::string line; std::getline(lines, line);) {
+        size_t tab = line.find('\t');
+        if (tab == std::string::npos || tab == 0 || tab + 1 == line.size())
+            fail(exit_code::bad_usage, "--entrants: a line is not NAME<TAB>PSEUDONYM: " + clean_line(line, 100));
+        pseudonyms[line.substr(0, tab)] = line.substr(tab + 1);
+    }
+    LeaderboardPage page;
+    page.when = args.text("when");
+    page.gpu = args.text("gpu");
+    for (const std::string& lab : labs) page.titles[lab] = plans.at(lab).title;
+    std::set<std::string> students;
+    for (const auto& [lab, list] : scores)
+        for (const StudentLab& s : list) students.insert(s.student);
+    for (const std::string& s : students) page.opted_out += pseudonyms.count(s) ? 0 : 1;
+    std::vector<Leaderboard> boards = leaderboards(labs, plans, scores, pseudonyms);
+    write_file(args.text("out") + "/leaderboard.md", leaderboard_markdown(boards, page));
+    write_file(args.text("out") + "/leaderboard.csv", leaderboard_csv(boards));
+    return 0;
+}
+
 int cmd_gpus(int argc, char** argv) {
     ArgParser args("grader gpus", "Prints the number of usable CUDA devices, or why there is none (exit 3).");
     args.parse(argc, argv);
@@ -536,7 +640,8 @@ const std::map<std::string, Command>& commands() {
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
         {"headers", cmd_headers},               {"compact-reference", cmd_compact_reference},
         {"check", cmd_check},   {"score", cmd_score},           {"report", cmd_report},
-        {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"similarity", cmd_similarity}};
+        {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"similarity", cmd_similarity},
+        {"class-report", cmd_class_report}, {"leaderboard", cmd_leaderboard}};
     return table;
 }
 

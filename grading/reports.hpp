@@ -13,6 +13,10 @@ struct StudentReport {
     std::string student;
     std::vector<LabScore> labs;      // in the order the labs were graded
     std::vector<std::string> notes;  // about the submission as a whole (which entry was graded)
+    // With grade.sh --leaderboard: the pseudonym the student's times appear under, or, when
+    // off_leaderboard, none (the submission holds a file NO-LEADERBOARD).
+    std::string pseudonym;
+    bool off_leaderboard = false;
     double total() const;
     double max() const;
 };

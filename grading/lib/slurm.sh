@@ -18,6 +18,7 @@ job_command() {
     [[ -n $RUNNERS_PER_GPU ]] && command+=(--runners "$RUNNERS_PER_GPU")
     [[ -n $TIME_LIMIT_CAP ]] && command+=(--time-limit "$TIME_LIMIT_CAP")
     [[ -n $BUDGET ]] && command+=(--budget "$BUDGET")
+    [[ $LEADERBOARD == yes ]] && command+=(--leaderboard)
     [[ -n $ONLY_STUDENT ]] && command+=(--student "$ONLY_STUDENT")
     command+=("$SUBMISSIONS")
     printf '%q ' "${command[@]}"
@@ -76,4 +77,5 @@ collect_class() {
         exit 1
     fi
     write_class_reports
+    write_class_pages
 }

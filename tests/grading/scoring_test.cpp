@@ -177,7 +177,9 @@ TEST_CASE("a time below the case's physical bound earns no points and is flagged
     CHECK(s.note == "a time below the physical bound: look at this submission");
 
     SECTION("the instructor's summary lists it; a time at the bound is believed") {
-        StudentReport report{"mallory", {s}, {}};
+        StudentReport report;
+        report.student = "mallory";
+        report.labs = {s};
         CHECK(summary_table({report}, {"labT"}).find("Times below the physical bound") != std::string::npos);
         CHECK(summary_table({report}, {"labT"}).find("  mallory  labT  part one, case big: 0.001 ms") != std::string::npos);
         f.dir.write("lab/runs/big/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=0.5\n");

@@ -6,7 +6,9 @@
 # part, a part that crashes the process, a part that never ends on one case, a slow one, one
 # that floods stdout, one that forges the result files, one that leaves a process behind,
 # one that keeps state in its work folder, one that sleeps in every process until its run-time
-# budget is spent. The progress line counts them as they finish. A few of them again on two
+# budget is spent. The progress line counts them as they finish. The class report draws its
+# figures and counts what they got; the leaderboard ranks the correct parts under pseudonyms,
+# without the two students who opted out, and a regrade keeps them. A few of them again on two
 # (assumed) GPUs score the same. Then, on a copy of the lab with more cases, a part that never
 # ends is retired once the time limit stopped it on three.
 # Each must lose exactly the points of what it broke, under every isolation this machine
@@ -52,6 +54,10 @@ for student in "$fixtures"/labcpu-students/*/; do
     mkdir -p "$subs/$(basename "$student")"
     cp "$student/work.cpp" "$subs/$(basename "$student")/"
 done
+# Two students keep off the leaderboard: one with NO-LEADERBOARD at the top of the submission,
+# one with the name as Notepad saves it, in the lab's folder.
+touch "$subs/stateful/NO-LEADERBOARD"
+mkdir -p "$subs/escape/labcpu" && touch "$subs/escape/labcpu/no-leaderboard.txt"
 
 item_message() {  # item_message STUDENT PART CASE: the correctness item's message
     awk -F'\t' -v p="$2" -v c="$3" '/record=item/ && /kind=correctness/ {
@@ -73,13 +79,59 @@ sandbox_uids_idle() {  # the runner's uid (slot 100 of the block grade.sh reserv
     [[ -n $base ]] && (($(live_tasks_of_uid $((base + 100))) == 0))
 }
 
+# The class report and the leaderboard of $out (grading/README.md, Output).
+is_png() { [[ $(head -c 8 "$1" 2>/dev/null | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]]; }
+linked_figures() { grep -o '](class-report/[^)]*)' "$out/class-report.md" | sed 's/^](//; s/)$//'; }
+ranked() {  # ranked PART: the students the leaderboard ranks on part PART, by their names
+    awk -F, -v p="$1" 'NR > 1 && $2 == p && $5 != "reference" { print $5 }' "$out/leaderboard.csv" |
+        while read -r name; do awk -F'\t' -v n="$name" '$2 == n { print $1 }' "$out/.grader/leaderboard-pseudonyms.tsv"; done |
+        sort | paste -sd' '
+}
+pseudonym_of() { awk -F'\t' -v s="$1" '$1 == s { print $2 }' "$out/.grader/leaderboard-pseudonyms.tsv"; }
+check_class_pages() {
+    local report=$out/class-report.md figure part student named=""
+    check "class report: its two figures linked beside it" \
+        test "$(linked_figures | paste -sd' ')" == "class-report/labcpu-totals.png class-report/labcpu-ratios.png"
+    for figure in $(linked_figures); do check "class report: $figure is a PNG" is_png "$out/$figure"; done
+    # Passed by all but starter and sleeper, and: a not by flood-a and forger; b not by wrong-b
+    # and crash-b, nor by hang-big on big; c not by forger.
+    check "class report: the pass rates of part x case" bash -c "grep -qxF '| small | public | 7/11 | 7/11 | 8/11 |' '$report' &&
+        grep -qxF '| big | hidden | 7/11 | 6/11 | 8/11 |' '$report'"
+    check "class report: starter's parts not implemented, the most frequent failure" \
+        grep -qxF '1. **6 items, 1 student**: not implemented (the part launched no kernel)' "$report"
+    check "class report: wrong-b's wrong values are one failure, their numbers as N" grep -qF \
+        '**2 items, 1 student**: wrong result: N of N values wrong; the first: \[N\] = N, expected N' "$report"
+    check "class report: ... and who got it, where" grep -qxF '   - wrong-b (b on small, b on big)' "$report"
+    check "class report: slow's ratio of 3 is the slowest of each part" \
+        test "$(grep -c '^| [abc] | big | [0-9]* | .* | 3\.00x | 1\.2x | 10x |$' "$report")" == 3
+    check "class report: the time line, with its total" grep -q '^| total | [0-9.]* |$' "$report"
+    check "class report: no absolute path in it" bash -c "! grep -q '$work' '$report'"
+    for student in good starter wrong-b crash-b hang-big slow flood-a forger escape stateful sleeper; do
+        grep -qw -- "$student" "$out/leaderboard.md" "$out/leaderboard.csv" && named+=" $student"
+    done
+    check "leaderboard: no student's name in it${named:+ ($named)}" test -z "$named"
+    check "leaderboard: part a ranks the students correct on it, but escape and stateful (opted out)" \
+        test "$(ranked a)" == "crash-b good hang-big slow wrong-b"
+    check "leaderboard: part b" test "$(ranked b)" == "flood-a forger good slow"
+    check "leaderboard: part c" test "$(ranked c)" == "crash-b flood-a good hang-big slow wrong-b"
+    for part in a b c; do
+        check "leaderboard: slow last on part $part, after the reference line" bash -c \
+            "grep '^labcpu,$part,big,' '$out/leaderboard.csv' | tail -1 | grep -q ',$(pseudonym_of slow),3,3\$' &&
+             grep -q '^labcpu,$part,big,,reference,1,1\$' '$out/leaderboard.csv'"
+    done
+    check "leaderboard: good's feedback names its pseudonym" \
+        grep -qF "under the pseudonym **$(pseudonym_of good)**" "$out/students/good/feedback.md"
+    check "leaderboard: stateful's feedback says it is left off" grep -qF "left off the class leaderboard" "$out/students/stateful/feedback.md"
+    check "leaderboard: says two students are left off" grep -qF "2 students asked to be left off" "$out/leaderboard.md"
+}
+
 # grade_class SANDBOX RUNNERS: the whole class under one isolation, RUNNERS students at a time
 # on the (assumed) GPU, into $out, and every expectation.
 grade_class() {
     local sandbox=$1 runners=$2 started=$EPOCHREALTIME status
     out=$work/out-$sandbox
     echo "== grading the class with --sandbox $sandbox --runners $runners"
-    grade_labcpu "$repo" "$subs" "$out" --jobs 2 --runners "$runners" --sandbox "$sandbox" >"$work/screen.txt" 2>&1
+    grade_labcpu "$repo" "$subs" "$out" --jobs 2 --runners "$runners" --sandbox "$sandbox" --leaderboard >"$work/screen.txt" 2>&1
     status=$?
     sed -n '/^student /,/^$/p' "$work/screen.txt"
     check "grade.sh grades the class (status $status, $(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)" test "$status" == 0
@@ -134,6 +186,7 @@ grade_class() {
          grep -qx '$(echo {1..11} {1..11} {1..11})'"
     check "the time left is estimated from the first step on" bash -c \
         "! grep '^runs: ' '$work/screen.txt' | grep -q 'time left: not known'"
+    check_class_pages
 }
 
 # Every isolation this machine offers (grading/README.md, "Isolation").
@@ -148,12 +201,22 @@ fi
 for sandbox in "${sandboxes[@]}"; do grade_class "$sandbox" "$([[ $sandbox == "${sandboxes[-1]}" ]] && echo 3 || echo 1)"; done
 
 # A second run reuses the cached reference outputs; on a terminal (script(1) gives it one) the
-# progress line is rewritten in place instead of added to.
+# progress line is rewritten in place instead of added to. It keeps the leaderboard's
+# pseudonyms; its gnuplot fails, and the class report says so instead of showing figures.
 export -f grade_labcpu best_sandbox
-export BUILD repo subs out
-script -qec 'grade_labcpu "$repo" "$subs" "$out" --regrade --student good' /dev/null >"$work/again.txt" 2>&1
+broken=$work/broken-gnuplot
+mkdir -p "$broken" && printf '#!/bin/sh\necho "a gnuplot that fails" >&2\nexit 1\n' >"$broken/gnuplot" && chmod 755 "$broken/gnuplot"
+export BUILD repo subs out broken
+cp "$out/.grader/leaderboard-pseudonyms.tsv" "$work/pseudonyms-before.tsv"
+ranked_before="$(ranked a); $(ranked b); $(ranked c)"
+script -qec 'PATH=$broken:$PATH grade_labcpu "$repo" "$subs" "$out" --regrade --student good --leaderboard' /dev/null >"$work/again.txt" 2>&1
 check "--regrade of one student keeps the cached reference outputs" \
     bash -c "! grep -q 'reference outputs: labcpu' '$work/again.txt' && grep -qx 'good,12,12' '$out/gradebook.csv'"
+check "--regrade keeps every pseudonym" cmp -s "$work/pseudonyms-before.tsv" "$out/.grader/leaderboard-pseudonyms.tsv"
+check "--regrade ranks the same students" test "$(ranked a); $(ranked b); $(ranked c)" == "$ranked_before"
+check "gnuplot failed: the class report says so, and links no figure" bash -c \
+    "grep -qF '**The figures could not be drawn: gnuplot failed (its messages: class-report/gnuplot.log).**' '$out/class-report.md' &&
+     ! grep -qF '](class-report/' '$out/class-report.md' && ! ls '$out'/class-report/*.png 2>/dev/null"
 check "on a terminal the progress line is rewritten in place" \
     grep -qF $'\r\033[Kruns: round 3/3 (sanitizers, hidden cases, scores) 1/1, 0 with failures, time left: none\r\n' "$work/again.txt"
 check "on a terminal no plain progress line is added" bash -c "! grep -q '^runs: ' '$work/again.txt'"

@@ -99,7 +99,7 @@ expect_scores() {
     check "the gradebook lists all four" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == 4
 }
 
-grade_labcpu "$repo" "$subs" "$out" --jobs 2 --slurm --slurm-tasks 2 >"$work/submit.txt" 2>&1
+grade_labcpu "$repo" "$subs" "$out" --jobs 2 --slurm --slurm-tasks 2 --leaderboard >"$work/submit.txt" 2>&1
 status=$?
 check "grade.sh --slurm builds and submits (status $status)" test "$status" == 0
 ((status == 0)) || tail -20 "$work/submit.txt"
@@ -113,6 +113,13 @@ check "each task ran as a run of its own (its own GPU locks, timings and progres
 check "the collecting job made the gradebook" grep -q "^Gradebook: " "$out/.grader/slurm/collect.log"
 expect_scores
 check "every student has feedback" test "$(ls "$out"/students/*/feedback.md | wc -l)" == 4
+# --leaderboard reaches the jobs: a task names good's pseudonym in its feedback, the collection
+# ranks good under the same one (the salt the submit host drew), and writes the class report.
+good_name=$(sed -n 's/.*under the pseudonym \*\*\(anon-[0-9a-f]*\)\*\*.*/\1/p' "$out/students/good/feedback.md")
+check "the collection ranks good under the pseudonym its task gave it (${good_name:-none})" \
+    grep -q "^labcpu,a,big,[0-9]*,${good_name:-none},1,1\$" "$out/leaderboard.csv"
+check "the collection writes the class report, the time line in the tasks' logs" \
+    grep -qF "each task's log (.grader/slurm/task-N.log) ends with its own" "$out/class-report.md"
 
 # A task that never finished slow's lab: the collection refuses, and --resume grades slow only.
 rm -f -- "$out/students/slow/labcpu/done" "$out/students/slow/labcpu/score.tsv"

@@ -1,0 +1,33 @@
+# The class report (OUT/class-report.md, instructor only; grading/class_report.hpp): `grader
+# class-report` writes the Markdown and, in OUT/class-report/, a gnuplot script and its data for
+# each figure, which gnuplot draws here. Without gnuplot, or when it fails, the report is
+# written again saying so: its tables hold the same numbers. Sourced by grade.sh.
+
+# draw_class_figures FOLDER PNG...: runs every gnuplot script of FOLDER there; prints why, and
+# fails, when one fails or a figure the report links to was not written.
+draw_class_figures() {
+    local folder=$1 png log=gnuplot.log
+    shift
+    (cd "$folder" && for script in *.gp; do gnuplot "$script" || exit 1; done) >"$folder/$log" 2>&1 ||
+        { echo "gnuplot failed (its messages: ${folder##*/}/$log)"; return 1; }
+    for png in "$@"; do
+        [[ -s $folder/$png ]] || { echo "gnuplot wrote no $png (its messages: ${folder##*/}/$log)"; return 1; }
+    done
+    [[ -s $folder/$log ]] || rm -f -- "$folder/$log"
+}
+
+write_class_report() {
+    local folder=$OUT/class-report why="" figures options
+    rm -rf -- "$folder"
+    options=(--out "$OUT" --labs "${LABS[*]}" --manifests "$REPO/labs" --threshold "$SIMILARITY"
+        --when "$(date '+%Y-%m-%d %H:%M')" --gpu "$(gpu_in_words)")
+    # A Slurm collection has no time line of its own: each task's log has one.
+    [[ $SLURM == collect ]] || options+=(--timings "$RUN_DIR/timings.tsv")
+    command -v gnuplot >/dev/null || why="gnuplot is not installed here (apt-get install gnuplot-nox)"
+    figures=$("$GRADER" class-report "${options[@]}" ${why:+--no-figures "$why"}) || die "cannot write the class report"
+    if [[ -z $why ]] && ! why=$(draw_class_figures "$folder" $figures); then
+        "$GRADER" class-report "${options[@]}" --no-figures "$why" >/dev/null || die "cannot write the class report"
+    fi
+    [[ -z $why ]] || say "The class report's figures could not be drawn: $why"
+    say "Class report (instructor only): $OUT/class-report.md"
+}
