@@ -24,7 +24,7 @@ struct DriverOptions {
     // The inputs of the checked run (0: the case's own; N: those of run N, which the grader's
     // reference run makes for a student's checked timed run N). See part_loop.hpp.
     uint64_t data_index = 0;
-    uint64_t sample_seed = 1;  // positions of a sampled check (--check sample); default: the seed
+    uint64_t sample_seed = 1;  // positions of a sampled check (--check sample); default: the --seed
     CheckMode check = CheckMode::automatic;
     double tolerance = 1;     // allowed error, in multiples of the reference's bound
     double time_limit = driver_defaults::time_limit;  // seconds a part's kernels may run before they are stopped

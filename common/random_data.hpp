@@ -3,7 +3,7 @@
 // failing case could not be replayed by the TA. SplitMix64 with our own mapping is.
 //
 // SplitMix64 is counter-based: the value a generator returns at its k-th call depends only on
-// the seed and k (splitmix_at), so a kernel can draw element i of an array on its own and get
+// the seed value and k (splitmix_at), so a kernel can draw element i of an array on its own and get
 // exactly what SeededRandom gives on the host (common/random_fill.hpp).
 #pragma once
 #include <cstdint>

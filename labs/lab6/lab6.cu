@@ -15,7 +15,7 @@
 // correct sort (the CPU reference sorts the pairs by key, then by value) and differs for every
 // wrong one (a key out of order, a lost or duplicated pair, a value beside another key), so the
 // grader compares it exactly, element by element, with the reference solution's. (Keys without
-// duplicates would make the sorted pairs unique too, but they would change the keys the seed
+// duplicates would make the sorted pairs unique too, but they would change the keys --seed
 // draws, below --key-range, 65536 by default, and no array longer than the range can have them.)
 #include <cub/device/device_segmented_sort.cuh>
 #include <thrust/execution_policy.h>

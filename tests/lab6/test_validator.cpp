@@ -54,7 +54,7 @@ TEST_CASE("the input: keys below the range, then random values, the same for a s
     SortInput in = sort_input(3, 8, 5, 11);
     REQUIRE(in.keys.size() == 24);
     REQUIRE(in.values.size() == 24);
-    SeededRandom random(11);  // the keys are the seed's first 24 draws, the values the next 24
+    SeededRandom random(11);  // the keys are the first 24 draws of seed 11, the values the next 24
     for (size_t i = 0; i < 24; ++i) CHECK(in.keys[i] == uint32_t((random.next() >> 32) % 5));
     for (size_t i = 0; i < 24; ++i) CHECK(in.values[i] == uint32_t(random.next() >> 32));
     for (size_t i = 0; i < 24; ++i) CHECK(in.values[i] == uint32_t(splitmix_at(11, 24 + i) >> 32));  // as the GPU draws them

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # On a GPU: for every lab with planted-bug variants (grading/variants/<lab>/*/, each the
 # reference solution with a small patch, or the solution or the starter, and an `expect`
-# file), grades them all in one grading/grade.sh run per lab and checks every expectation from
-# the score files it writes: the solution gets full marks, the starter no correctness point,
-# each bug loses the points it should and no others, and a kernel that never ends is stopped
-# and costs only its own cases. Prints each one's score. A patch that no longer applies to the
+# file), grades them all as one class in one grading/grade.sh run (each variant a student
+# named <lab>-<variant>, who hands in that lab only) and checks every expectation from the
+# score files it writes: the solution gets full marks, the starter no correctness point, each
+# bug loses the points it should and no others, and a kernel that never ends is stopped and
+# costs only its own cases. Prints each one's score. A patch that no longer applies to the
 # solution fails the test.
 #
 #   GRADE_TEST_TIME_LIMIT (default 10): the per-case time limit of this run, so an endless
 #   kernel costs seconds, not minutes. LABS="lab1 lab3": only those labs.
-#   COPIES (default 8): copies of the reference solution graded in the same class, each of which
-#   must get at least 99% of the lab's maximum (the timing is fair enough to weigh speed).
+#   COPIES (default 8): copies of the reference solution in the class (each hands in every
+#   lab), each of which must get at least 99% of each lab's maximum (the timing is fair enough
+#   to weigh speed).
 #   GRADE_RUNNERS: grade.sh's --runners (default: a quarter of the CPUs, at most 4).
 #   TWICE=1: grade the class a second time, and every student's total must agree within 1% of
 #   the maximum.
@@ -31,32 +33,45 @@ trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work"' EXIT
 
 expect_value() { manifest_value "$1" "$2"; }
 
-# grade_variants LAB: every variant of LAB graded in one grade.sh run, into $work/LAB/out.
-grade_variants() {
-    local lab=$1 subs=$work/$1/submissions started=$EPOCHREALTIME status name
-    out=$work/$lab/out
-    variants=()
-    for name in $(variant_names "$lab"); do
-        make_variant "$lab" "$name" "$subs/$name" || { check "$lab $name: the variant can be made" false; continue; }
-        variants+=("$name")
+# grade_class: every variant of every lab in $labs, and the copies, graded in one grade.sh run
+# into $work/out. Sets variants_of[LAB] (its variants' names) and copies.
+declare -A variants_of
+grade_class() {
+    local subs=$work/submissions started=$EPOCHREALTIME status lab name i file
+    out=$work/out
+    for lab in $labs; do
+        variants_of[$lab]=""
+        for name in $(variant_names "$lab"); do
+            make_variant "$lab" "$name" "$subs/$lab-$name/$lab" || { check "$lab $name: the variant can be made" false; continue; }
+            variants_of[$lab]+=" $name"
+        done
     done
     copies=()
     for ((i = 1; i <= ${COPIES:-8}; i++)); do
-        mkdir -p "$subs/copy-$i"
-        for file in $(manifest_get "$lab" student_files); do cp -- "solutions/$lab/$file" "$subs/copy-$i/"; done
+        for lab in $labs; do
+            mkdir -p "$subs/copy-$i/$lab"
+            for file in $(manifest_get "$lab" student_files); do cp -- "solutions/$lab/$file" "$subs/copy-$i/$lab/"; done
+        done
         copies+=("copy-$i")
     done
     if [[ -n ${CHECK_ONLY-} ]]; then
-        out=$CHECK_ONLY/$lab/out status=0
-        cp "$out/summary.txt" "$work/$lab/screen.txt"
+        out=$CHECK_ONLY/out status=0
+        cp "$out/summary.txt" "$work/screen.txt"
     else
-        grading/grade.sh --sandbox "$(best_sandbox)" --labs "$lab" --out "$out" --time-limit "${GRADE_TEST_TIME_LIMIT:-10}" \
-            ${GRADE_RUNNERS:+--runners "$GRADE_RUNNERS"} "$subs" >"$work/$lab/screen.txt" 2>&1
+        grade_into "$out" >"$work/screen.txt" 2>&1
         status=$?
     fi
-    sed -n '/^student /,$p' "$work/$lab/screen.txt"
-    check "$lab: grade.sh graded every variant (status $status, $(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)" test "$status" == 0
-    ((status == 0)) || { tail -30 "$work/$lab/screen.txt"; return 1; }
+    sed -n '/^student /,$p' "$work/screen.txt"
+    check "grade.sh graded every variant of $labs (status $status, $(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)" test "$status" == 0
+    ((status == 0)) || { tail -30 "$work/screen.txt"; return 1; }
+    local students
+    students=$(ls -d "$subs"/*/ | wc -l)
+    check "the gradebook lists every variant and copy ($students)" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == "$students"
+    grep -A20 '^Where the time went' "$work/screen.txt"
+}
+grade_into() {  # grade_into OUT: the class, graded into OUT
+    grading/grade.sh --sandbox "$(best_sandbox)" --labs "${labs// /,}" --out "$1" --time-limit "${GRADE_TEST_TIME_LIMIT:-10}" \
+        ${GRADE_RUNNERS:+--runners "$GRADE_RUNNERS"} "$work/submissions"
 }
 
 # Items of a score file, one a line: kind|part|case|tool|points|max|message
@@ -107,11 +122,11 @@ stopped_there() { [[ $1 == *"time limit"* && $1 != "not run: "* ]]; }
 tool_points() { items "$1" | awk -F'|' -v t="$2" '$1 == "sanitizer" && $4 == t { print $5 }'; }
 
 check_lab() {
-    local lab=$1 name
-    local parts=($(manifest_get "$lab" parts)) tools=($(manifest_get "$lab" sanitize.tools))
-    printf '\n%-24s %8s %12s %12s %10s  %s\n' "$lab variant" score correctness performance sanitizer notes >"$work/$lab/table.txt"
+    local lab=$1 name variants=(${variants_of[$1]})
+    local parts=($(manifest_get "$lab" parts)) tools=($(manifest_get "$lab" sanitize.tools)) table=$work/table-$1.txt
+    printf '\n%-24s %8s %12s %12s %10s  %s\n' "$lab variant" score correctness performance sanitizer notes >"$table"
     for name in "${variants[@]}"; do
-        local expect=grading/variants/$lab/$name/expect score=$out/students/$name/$lab/score.tsv
+        local expect=grading/variants/$lab/$name/expect score=$out/students/$lab-$name/$lab/score.tsv
         echo "== $lab $name: $(expect_value "$expect" bug)"
         # A refused submission (its build, or its symbols) is scored without being graded.
         local state
@@ -128,7 +143,7 @@ check_lab() {
         performance="$(sum_of "$score" performance "" "" points)/$(sum_of "$score" performance "" "" max)"
         sanitizer=$(sum_of "$score" sanitizer "" "" points)
         printf '%-24s %8s %12s %12s %10s  %s\n' "$name" "$points/$max" "$correctness" "$performance" "$sanitizer" \
-            "$(lab_field "$score" note)" >>"$work/$lab/table.txt"
+            "$(lab_field "$score" note)" >>"$table"
 
         if [[ $(expect_value "$expect" full_marks) == yes ]]; then
             check "$name: full marks ($points of $max)" test "$points" == "$max"
@@ -195,9 +210,8 @@ check_lab() {
             fi
         done
     done
-    check "$lab: the gradebook lists every variant and copy" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == "$((${#variants[@]} + ${#copies[@]}))"
     check "$lab: every variant has feedback.md and results.json" \
-        bash -c "for v in ${variants[*]}; do [[ -s '$out'/students/\$v/feedback.md && -s '$out'/students/\$v/results.json ]] || exit 1; done"
+        bash -c "for v in ${variants[*]}; do [[ -s '$out'/students/$lab-\$v/feedback.md && -s '$out'/students/$lab-\$v/results.json ]] || exit 1; done"
     # The physical bound (floor_ms) the reference's timing run records, where the lab's metric
     # names one, lies below every part's time; no variant is flagged for beating it.
     local timing
@@ -206,45 +220,50 @@ check_lab() {
         check "$lab: the physical bound of ${timing%/out/results.tsv} lies below every reference time ($(bound_and_times "$timing"))" \
             bash -c "[[ '$(bound_and_times "$timing")' != *below* ]]"
     done
-    check "$lab: no variant's time is below the physical bound" bash -c "! grep -q 'Times below the physical bound' '$out/summary.txt'"
-    cat "$work/$lab/table.txt"
+    cat "$table"
     echo
-    grep -A20 '^Where the time went' "$work/$lab/screen.txt"
 }
 
 total_of() { lab_field "$1/students/$2/$3/score.tsv" points; }
 
-# The copies of the reference: each at least 99% of the maximum. With TWICE=1, the class graded
-# again into another folder: every student's total within 1% of the maximum of the first.
+# The copies of the reference: each at least 99% of each lab's maximum.
 check_fairness() {
     local lab=$1 max lowest="" highest="" student total
-    max=$(lab_field "$out/students/solution/$lab/score.tsv" max)
+    max=$(lab_field "$out/students/$lab-solution/$lab/score.tsv" max)
     for student in "${copies[@]}"; do
         total=$(total_of "$out" "$student" "$lab")
         check "$lab $student: at least 99% of $max ($total)" awk -v t="$total" -v m="$max" 'BEGIN { exit !(t >= 0.99 * m) }'
         lowest=$(awk -v a="${lowest:-$total}" -v b="$total" 'BEGIN { print (b < a ? b : a) }')
         highest=$(awk -v a="${highest:-$total}" -v b="$total" 'BEGIN { print (b > a ? b : a) }')
     done
-    echo "$lab: reference $(total_of "$out" solution "$lab") of $max; ${#copies[@]} copies from $lowest to $highest"
-    [[ ${TWICE:-0} == 1 ]] || return 0
-    local again=$work/$lab/again largest=0 who=""
-    grading/grade.sh --sandbox "$(best_sandbox)" --labs "$lab" --out "$again" --time-limit "${GRADE_TEST_TIME_LIMIT:-10}" \
-        ${GRADE_RUNNERS:+--runners "$GRADE_RUNNERS"} "$work/$lab/submissions" >"$work/$lab/screen-again.txt" 2>&1
-    check "$lab: grade.sh graded the class again (status $?)" test -f "$again/gradebook.csv"
-    for student in "${variants[@]}" "${copies[@]}"; do
-        local first second change
-        first=$(total_of "$out" "$student" "$lab") second=$(total_of "$again" "$student" "$lab")
-        change=$(awk -v a="$first" -v b="$second" 'BEGIN { d = a - b; print (d < 0 ? -d : d) }')
-        check "$lab $student: the same total when graded again, within 1% of $max ($first, then $second)" \
-            awk -v d="$change" -v m="$max" 'BEGIN { exit !(d <= 0.01 * m) }'
-        awk -v d="$change" -v l="$largest" 'BEGIN { exit !(d > l) }' && largest=$change who=$student
+    echo "$lab: reference $(total_of "$out" "$lab-solution" "$lab") of $max; ${#copies[@]} copies from $lowest to $highest"
+}
+
+# TWICE=1: the class graded again into another folder: every student's total of every lab
+# within 1% of that lab's maximum of the first.
+check_twice() {
+    local again=$work/again lab student max first second change largest who
+    grade_into "$again" >"$work/screen-again.txt" 2>&1
+    check "grade.sh graded the class again (status $?)" test -f "$again/gradebook.csv"
+    for lab in $labs; do
+        max=$(lab_field "$out/students/$lab-solution/$lab/score.tsv" max) largest=0 who=""
+        for student in $(printf "$lab-%s\n" ${variants_of[$lab]}) "${copies[@]}"; do
+            first=$(total_of "$out" "$student" "$lab") second=$(total_of "$again" "$student" "$lab")
+            change=$(awk -v a="$first" -v b="$second" 'BEGIN { d = a - b; print (d < 0 ? -d : d) }')
+            check "$lab $student: the same total when graded again, within 1% of $max ($first, then $second)" \
+                awk -v d="$change" -v m="$max" 'BEGIN { exit !(d <= 0.01 * m) }'
+            awk -v d="$change" -v l="$largest" 'BEGIN { exit !(d > l) }' && largest=$change who=$student
+        done
+        echo "$lab: graded twice, the largest change $largest${who:+ ($who)} of $max"
     done
-    echo "$lab: graded twice, the largest change $largest${who:+ ($who)} of $max"
 }
 
 labs=${LABS:-$(variant_labs)}
+labs=$(echo $labs)
 [[ -n $labs ]] || { echo "no lab has planted-bug variants"; exit 1; }
-for lab in $labs; do
-    grade_variants "$lab" && check_lab "$lab" && check_fairness "$lab"
-done
+if grade_class; then
+    for lab in $labs; do check_lab "$lab" && check_fairness "$lab"; done
+    check "no variant's time is below the physical bound" bash -c "! grep -q 'Times below the physical bound' '$out/summary.txt'"
+    [[ ${TWICE:-0} == 1 ]] && check_twice
+fi
 finish
