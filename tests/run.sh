@@ -4,6 +4,11 @@
 #   - each Catch2 binary in $BUILD/tests (one per folder of tests/); where no CUDA device
 #     is usable, tests tagged [gpu] are left out and counted as skipped, never as passed;
 #   - each script tests/scripts/*.sh: exit 0 passes, 77 is skipped (it says why), else fails.
+#     They run TEST_JOBS at a time (default: the number of CPUs, at least 2: most of their time
+#     is spent waiting on time limits, sandboxes and compilers), each reported with its wall
+#     time as it ends; a script whose first lines hold "# test: alone" (one that times GPU
+#     work, whose numbers another test's load would skew) runs after them, by itself.
+#     TEST_LOGS=DIR keeps each script's log in DIR/NAME.log.
 # Counts are test cases. The exit status is 0 only when nothing failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -60,25 +65,63 @@ for binary in "$BUILD"/tests/*; do
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 done
 
-for script in tests/scripts/*.sh; do
-    [[ -f $script ]] || continue
-    name=${script##*/}
-    log=$(mktemp)
-    BUILD=$BUILD GPU=$gpu bash "$script" >"$log" 2>&1
-    status=$?
+# report_script NAME STATUS SECONDS LOG: its line, and for a failure its failed checks first (a
+# CI excerpt that keeps only a screenful still shows them), then its last lines.
+report_script() {
+    local name=$1 status=$2 seconds=$3 log=$4
     case $status in
-        0) passed=$((passed + 1)); echo "PASS  $name" ;;
+        0) passed=$((passed + 1)); echo "PASS  $name (${seconds} s)" ;;
         77) skipped=$((skipped + 1)); echo "SKIP  $name: $(tail -1 "$log")" ;;
         *)
-            # The failed checks first: a CI excerpt that keeps only a screenful still shows them.
             failed=$((failed + 1))
-            echo "FAIL  $name (exit $status): $(grep -c '^FAIL' "$log") failed check(s):"
+            echo "FAIL  $name (exit $status, ${seconds} s): $(grep -c '^FAIL' "$log") failed check(s):"
             grep '^FAIL' "$log" | head -10 | sed 's/^/      /'
             echo "      --- the last lines it printed:"
             sed 's/^/      /' "$log" | tail -30
             ;;
     esac
-    rm -f "$log"
+}
+
+# TEST_LOGS=DIR keeps every script's log there (NAME.log); else they go with the run.
+if [[ -n ${TEST_LOGS-} ]]; then
+    logs=$TEST_LOGS
+    mkdir -p -- "$logs" || exit 1
+else
+    logs=$(mktemp -d /tmp/tests-run.XXXXXX)
+    trap 'rm -rf -- "$logs"' EXIT
+fi
+# run_script SCRIPT: runs it, leaving LOGS/NAME.log and LOGS/NAME.done ("STATUS SECONDS").
+run_script() {
+    local name=${1##*/} start=$SECONDS
+    BUILD=$BUILD GPU=$gpu bash "$1" >"$logs/$name.log" 2>&1
+    echo "$? $((SECONDS - start))" >"$logs/$name.done"
+}
+# collect: reports every script that has ended since the last call.
+collect() {
+    local done name
+    for done in "$logs"/*.done; do
+        [[ -f $done ]] || continue
+        name=${done##*/} name=${name%.done}
+        read -r status seconds <"$done"
+        report_script "$name" "$status" "$seconds" "$logs/$name.log"
+        rm -f -- "$done"
+    done
+}
+
+jobs_max=${TEST_JOBS:-$(nproc)}
+((jobs_max >= 2)) || jobs_max=2
+alone=()
+for script in tests/scripts/*.sh; do
+    [[ -f $script ]] || continue
+    if head -20 "$script" | grep -q '^# test: alone'; then alone+=("$script"); continue; fi
+    while (($(jobs -rp | wc -l) >= jobs_max)); do wait -n; collect; done
+    run_script "$script" &
+done
+wait
+collect
+for script in "${alone[@]}"; do
+    run_script "$script"
+    collect
 done
 
 echo

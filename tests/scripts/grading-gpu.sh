@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: alone (it times GPU work: the copies of the reference must score what a fair timing gives)
 # On a GPU: for every lab with planted-bug variants (grading/variants/<lab>/*/, each the
 # reference solution with a small patch, or the solution or the starter, and an `expect`
 # file), grades them all as one class in one grading/grade.sh run (each variant a student
