@@ -42,11 +42,19 @@ TEST_CASE("the partial buffer holds a diameter written as the handout says, at e
         if (!lab3_block_accepted(block)) continue;
         const size_t threads = size_t(block) * size_t(block);
         if (threads > size_t(max_threads)) {
-            // The launcher refuses such a block for every part: nothing writes the buffer.
+            // The launcher refuses such a block for every part: nothing writes the buffer. (A plain
+            // try, not CHECK_THROWS_AS: nvcc with Catch2 3's macro around this launch ran for more
+            // than ten minutes on an H100 machine without finishing.)
             Launcher launch(gpu().info.prop, gpu().stream);
-            CHECK_THROWS_AS(launch(handout_diameter_pass, dim3(1), dim3(unsigned(threads)), 0, static_cast<const int*>(nullptr), size_t(0),
-                                   static_cast<int*>(nullptr)),
-                            LaunchRefused);
+            bool refused = false;
+            try {
+                launch(handout_diameter_pass, dim3(1), dim3(unsigned(threads)), 0, static_cast<const int*>(nullptr), size_t(0),
+                       static_cast<int*>(nullptr));
+            } catch (const LaunchRefused&) {
+                refused = true;
+            }
+            INFO("--block " << block);
+            CHECK(refused);
             continue;
         }
         for (int n : {1, 2, 3, 37, 70, 131}) {
