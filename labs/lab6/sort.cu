@@ -71,6 +71,9 @@ __global__ void bitonic_sort_shared_kernel(uint32_t* keys, uint32_t* values, uns
 //    one comparator in global memory (the sample's bitonicMergeGlobal), then one launch for
 //    strides 512 .. 1, a tile at a time in shared memory (bitonicMergeShared): no comparator of
 //    those strides leaves its tile.
+// This is the sample's structure, the first step; the speed of the graded performance cases
+// comes from the handout's tasks 5 to 9 (task 9: a big tile of 8192 pairs in dynamic shared
+// memory, two passes a merge above it).
 // In every kernel of this part, as in the whole network of 3.2 in the handout, a comparator's
 // direction is the requested one, reversed when size < length and the bit `size` of the
 // pair's position in its array is set; arrays start at multiples of length, which is a power
