@@ -16,7 +16,9 @@ template_sources() {
 }
 
 # Builds (once; cached by the content of its sources and the compilers) the template of LAB
-# and sets TEMPLATE[LAB] to its folder.
+# and sets TEMPLATE[LAB] to its folder. GRADE_TEMPLATE_CACHE=DIR (a folder only the grader
+# writes) keeps the templates across runs too, under the same key: the grading tests, which
+# run grade.sh many times on the same lab, compile its trusted objects once.
 make_template() { with_lock "$PRIVATE/template-$1.lock" build_template "$1"; }
 build_template() {
     local lab=$1 key sources folder
@@ -26,7 +28,40 @@ build_template() {
         "${sources[@]}" "${starters[@]/#/labs/$lab/}")
     folder=$PRIVATE/templates/$lab-$key
     TEMPLATE[$lab]=$folder
-    [[ -d $folder && -f $folder.nm && -f $folder.starter.nm && -f $folder.starter.headers ]] && return 0
+    template_complete "$folder" && return 0
+    if [[ -n ${GRADE_TEMPLATE_CACHE-} ]]; then
+        mkdir -p -- "$GRADE_TEMPLATE_CACHE" || die "cannot make the template cache $GRADE_TEMPLATE_CACHE"
+        with_lock "$GRADE_TEMPLATE_CACHE/$lab-$key.lock" template_through_cache "$lab" "$folder" "$GRADE_TEMPLATE_CACHE/$lab-$key" "${sources[@]}"
+    else
+        compile_template "$lab" "$folder" "${sources[@]}"
+    fi
+}
+template_complete() { [[ -d $1 && -f $1.nm && -f $1.starter.nm && -f $1.starter.headers ]]; }
+# template_through_cache LAB FOLDER CACHED SOURCES...: FOLDER (and its three lists beside it)
+# copied from CACHED, which is compiled first where missing.
+template_through_cache() {
+    local lab=$1 folder=$2 cached=$3 suffix
+    shift 3
+    if template_complete "$cached"; then
+        say "  the trusted objects of $lab: kept from an earlier run"
+        for suffix in "" .nm .starter.nm .starter.headers; do
+            cp -a -- "$cached$suffix" "$folder$suffix" || die "cannot copy the template of $lab from $cached"
+        done
+        return 0
+    fi
+    compile_template "$lab" "$folder" "$@"
+    rm -rf -- "$cached" "$cached.partial" "$cached".*.partial
+    # The folder last: the entry is complete once it is there (template_complete).
+    for suffix in .nm .starter.nm .starter.headers ""; do
+        cp -a -- "$folder$suffix" "$cached$suffix.partial" && mv -- "$cached$suffix.partial" "$cached$suffix" ||
+            die "cannot keep the template of $lab in $GRADE_TEMPLATE_CACHE"
+    done
+}
+# compile_template LAB FOLDER SOURCES...: the template, compiled from the sources.
+compile_template() {
+    local lab=$1 folder=$2 sources
+    shift 2
+    sources=("$@")
     local partial=$folder.partial
     rm -rf -- "$partial" && mkdir -p -- "$partial"
     (cd "$REPO" && cp -p --parents -- "${sources[@]}" "$partial/") || die "cannot copy the sources of $lab"

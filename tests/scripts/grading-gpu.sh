@@ -71,7 +71,7 @@ grade_class() {
     grep -A20 '^Where the time went' "$work/screen.txt"
 }
 grade_into() {  # grade_into OUT: the class, graded into OUT
-    grading/grade.sh --sandbox "$(best_sandbox)" --labs "${labs// /,}" --out "$1" --time-limit "${GRADE_TEST_TIME_LIMIT:-10}" \
+    GRADE_TEMPLATE_CACHE=${GRADE_TEMPLATE_CACHE-$work/templates} grading/grade.sh --sandbox "$(best_sandbox)" --labs "${labs// /,}" --out "$1" --time-limit "${GRADE_TEST_TIME_LIMIT:-10}" \
         ${GRADE_RUNNERS:+--runners "$GRADE_RUNNERS"} "$work/submissions"
 }
 

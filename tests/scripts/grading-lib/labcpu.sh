@@ -15,11 +15,12 @@ make_labcpu_course() {
 # grade_labcpu REPO SUBMISSIONS OUT [grade.sh options...]: grade.sh of REPO on the test lab,
 # taking the machine to have one GPU (GRADE_ASSUME_GPU, unless the caller sets another count),
 # with the lab's 1 s time limit, in the best sandbox this machine has (options given later,
-# --sandbox among them, win).
+# --sandbox among them, win). The lab's trusted objects are compiled once for all the tests,
+# kept in $BUILD/grading-templates (GRADE_TEMPLATE_CACHE).
 grade_labcpu() {
     local repo=$1 subs=$2 out=$3
     shift 3
-    GRADE_ASSUME_GPU=${GRADE_ASSUME_GPU:-1} GRADE_OUTPUT_LIMIT=${GRADE_OUTPUT_LIMIT:-$((8 << 20))} GRADE_WALL_MARGIN=${GRADE_WALL_MARGIN:-3} \
+    GRADE_TEMPLATE_CACHE=${GRADE_TEMPLATE_CACHE-$(cd "$BUILD" && pwd)/grading-templates} GRADE_ASSUME_GPU=${GRADE_ASSUME_GPU:-1} GRADE_OUTPUT_LIMIT=${GRADE_OUTPUT_LIMIT:-$((8 << 20))} GRADE_WALL_MARGIN=${GRADE_WALL_MARGIN:-3} \
         BUILD=$BUILD CUDA_ARCH=${CUDA_ARCH:-90} "$repo/grading/grade.sh" --labs labcpu --out "$out" --time-limit 1 \
         --sandbox "$(best_sandbox)" "$@" "$subs"
 }
