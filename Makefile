@@ -74,8 +74,12 @@ $(call lab_bin,$(1),solution): $(call objects,$(call lab_sources,$(1))) $(COMMON
 
 $(1)-build: $(call lab_bin,$(1),$(IMPL))
 # `make labN` allows a case the time the grader allows (the manifest's time_limit, when it names
-# one; the driver's own default otherwise): one owner, the manifest.
-$(1): $(1)-build
+# one; the driver's own default otherwise): one owner, the manifest. With run.toolchain = yes
+# (lab0) it first shows the toolchain and the GPU: nvcc's version, then `make limits`, which
+# stops here with a plain message where there is no GPU.
+$(1): $(1)-build $(if $(call manifest,$(1),run.toolchain),$(BUILD)/bin/gpu-limits)
+	$(if $(call manifest,$(1),run.toolchain),$(NVCC) --version)
+	$(if $(call manifest,$(1),run.toolchain),$(BUILD)/bin/gpu-limits)
 	$(call lab_bin,$(1),$(IMPL)) $(if $(call manifest,$(1),time_limit),--time-limit $(call manifest,$(1),time_limit)) $(call manifest,$(1),run.default) $$(ARGS)
 $(1)-bench: $(1)-build
 	$(call lab_bin,$(1),$(IMPL)) $(call manifest,$(1),bench.args) $$(ARGS)
