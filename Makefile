@@ -59,6 +59,7 @@ lab_sources = $(filter-out $(addprefix labs/$(1)/,$(call lab_student_files,$(1))
               $(filter common/%,$(call manifest,$(1),reference_files))
 lab_impl_sources = $(addprefix $(if $(filter solution,$(2)),solutions,labs)/$(1)/,$(call lab_student_files,$(1)))
 lab_bin = $(BUILD)/bin/$(1)-$(2)
+lab_shows_toolchain = $(filter yes,$(call manifest,$(1),run.toolchain))
 # The newest sweep of this lab, else the sample measured on a current GPU.
 lab_csv = $(or $(CSV),$(lastword $(sort $(wildcard results/$(1)/sweep-*.csv))),$(firstword $(wildcard labs/$(1)/sample/*.csv)))
 
@@ -74,8 +75,12 @@ $(call lab_bin,$(1),solution): $(call objects,$(call lab_sources,$(1))) $(COMMON
 
 $(1)-build: $(call lab_bin,$(1),$(IMPL))
 # `make labN` allows a case the time the grader allows (the manifest's time_limit, when it names
-# one; the driver's own default otherwise): one owner, the manifest.
-$(1): $(1)-build
+# one; the driver's own default otherwise): one owner, the manifest. With run.toolchain = yes
+# (lab0) it first shows the toolchain and the GPU: nvcc's version, then `make limits`, which
+# stops here with a plain message where there is no GPU.
+$(1): $(1)-build $(if $(call lab_shows_toolchain,$(1)),$(BUILD)/bin/gpu-limits)
+	$(if $(call lab_shows_toolchain,$(1)),$(NVCC) --version)
+	$(if $(call lab_shows_toolchain,$(1)),$(BUILD)/bin/gpu-limits)
 	$(call lab_bin,$(1),$(IMPL)) $(if $(call manifest,$(1),time_limit),--time-limit $(call manifest,$(1),time_limit)) $(call manifest,$(1),run.default) $$(ARGS)
 $(1)-bench: $(1)-build
 	$(call lab_bin,$(1),$(IMPL)) $(call manifest,$(1),bench.args) $$(ARGS)

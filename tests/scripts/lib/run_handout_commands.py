@@ -9,7 +9,8 @@ stand-ins for ncu and compute-sanitizer). The commands are those handouts.py fin
 what each goal runs: `make -n -k --trace` once for every set of make variables the commands use
 (ARGS aside, a placeholder), each goal alone where that fails. Prints one line per command,
 "ok", "gpu" (accepted; needs a GPU to say more), "exists" (not run here), "pattern" (a
-placeholder, not a command) or "FAIL", and exits 1 when one failed. The environment says
+placeholder, not a command), "checkfail" (it ran, and a part of the starter failed its check:
+lab 0's does on purpose) or "FAIL", and exits 1 when one failed. The environment says
 whether the GPU is hidden (tests/scripts/handout-commands.sh).
 
 A command shown twice is run once, and the lab drivers' command lines (independent of one
@@ -122,14 +123,14 @@ def main(copy, build, tools, cache_path=None):
                 why = [l for l in alone_output.split('\n') if 'make: ***' in l or 'Error' in l]
                 refusals[(variables, goal)] = why[0] if why else alone_output.strip().split('\n')[-1]
     env = dict(os.environ, PATH=tools + os.pathsep + os.environ['PATH'])
-    counts = {'ok': 0, 'gpu': 0, 'exists': 0, 'pattern': 0, 'FAIL': 0}
+    counts = {'ok': 0, 'gpu': 0, 'checkfail': 0, 'exists': 0, 'pattern': 0, 'FAIL': 0}
     cache = {}
     if cache_path and os.path.exists(cache_path):
         cache = json.load(open(cache_path))
 
     def say(kind, text):
         counts[kind] += 1
-        print(f'{kind:8}{text}')
+        print(f'{kind:10}{text}')
 
     # What each command comes to: a verdict now, or the command lines make would run.
     plan = []  # (label, verdict or None, [lines])
@@ -207,13 +208,19 @@ def main(copy, build, tools, cache_path=None):
             say('ok', label)
         elif code == 3 and re.search(r'no CUDA device|needs an NVIDIA GPU|no usable', output, re.I):
             say('gpu', f'{label}: its options were accepted; it needs a GPU to run')
+        elif code == 1 and re.search(r'\bFAIL\b', output):
+            # A driver's exit 1 (exit_codes.hpp, wrong_result): the command ran, and a part of the
+            # copy's student file failed its check. The copies hold the starters, and lab 0's
+            # starter fails on purpose (its handout shows that failing check).
+            say('checkfail', f'{label}: it ran; a part of the starter failed its check')
         else:
             first = [l for l in output.split('\n') if re.search(r'error|refus|usage|not found', l, re.I)]
             say('FAIL', f'{label}: exit {code}: {(first or output.strip().split(chr(10)))[0][:200]}')
     if cache_path:
         json.dump(cache, open(cache_path, 'w'))
     print(f"{len(ran)} distinct command lines, {len(pending)} of them run here; "
-          f"{counts['ok']} ran and passed, {counts['gpu']} accepted and need a GPU to run, "
+          f"{counts['ok']} ran and passed, {counts['checkfail']} ran with a starter's failing check, "
+          f"{counts['gpu']} accepted and need a GPU to run, "
           f"{counts['exists']} not run here, {counts['pattern']} patterns, {counts['FAIL']} failed")
     return 1 if counts['FAIL'] else 0
 
