@@ -110,7 +110,7 @@ awk -F'\t' -v hidden="${hidden:-0}" -v isolation="$(cat "$work/out/isolation.txt
             if (kind == "correctness" && passed != "1") failures[part] = failures[part] "    case " c ": " message "\n"
             if (kind == "performance" && message !~ /^timed at grading/) perf[part] = perf[part] "    performance, case " c ": " message "\n"
         } else if (kind == "sanitizer") {
-            sanitizer = sanitizer "  " field("tool") ": " message (points < 0 ? " (" points " points)" : "") "\n"
+            sanitizer = sanitizer "  " message (points < 0 ? " (" points " points)" : "") "\n"
         } else if (kind == "forbidden" || kind == "build" && passed != "1" || kind == "submission" || kind == "run" || kind == "below-bound") {
             problems = problems "  " message "\n"
         }

@@ -76,7 +76,7 @@ build_reference_binary() {
     # A self-check has no solution: the driver with the starter, run with --reference-outputs
     # (REFERENCE_ARGS), never runs a part; it writes the CPU reference's answers.
     local solution_folder=solutions/$lab
-    [[ $SELF_CHECK == yes ]] && solution_folder=$(starter_folder "$lab")
+    [[ ${SELF_CHECK:-no} == yes ]] && solution_folder=$(starter_folder "$lab")
     for file in ${LAB_FILES[$lab]}; do
         [[ -f $REPO/$solution_folder/$file ]] || die "the reference solution solutions/$lab/$file is missing"
         solution_files+=("$solution_folder/$file")
