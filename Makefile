@@ -143,6 +143,9 @@ test:
 .PHONY: check-catch2 test-build test
 
 # --- grading and the student distribution (grading/README.md) ---------------------------------
+# mk/grader.mk (the grader's tool, make labN-check) ships in the student tarball too;
+# mk/grading.mk (make dist, the grader's tests) stays in the instructor's copy.
+include mk/grader.mk
 -include mk/grading.mk
 
 # --- every architecture's resources, without a GPU (tests/scripts/arch.sh) -------------------
@@ -173,6 +176,7 @@ help:
 	@echo "  make labN-report          write results/labN/report.md: results, figures, the questions"
 	@echo "  make labN-profile         profile the lab's case with Nsight Compute (ncu)"
 	@echo "  make labN-memcheck        run a small case under compute-sanitizer (also -racecheck, -synccheck)"
+	@echo "  make labN-check           before submitting: grade your labs/labN on its public cases, as the grader does"
 	@echo "  make limits               print this GPU's launch limits"
 	@echo "  make test                 build everything and run the tests"
 	@echo "  make deps                 install what the tests, figures and grader need (make test does it where it can)"

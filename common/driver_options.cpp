@@ -35,6 +35,9 @@ void declare_driver_options(ArgParser& args, const std::vector<std::string>& par
                 "run several cases in one process: one a line, a name then its options; with --out, "
                 "case NAME writes into DIR/NAME");
     args.flag("write-bounds", "with --out: store the error bound beside each output (the grader's reference run)");
+    args.flag("reference-outputs",
+              "with --out: write the CPU reference's answer, with its error bound, as every part's output, and run "
+              "no part (make labN-check's reference run, where there is no reference solution)");
     args.flag("no-yardstick", "skip the yardstick (the library or baseline the parts are compared with)");
     args.flag("csv", "print CSV rows instead of the table");
     args.flag("csv-header", "with --csv: print the column names first");
@@ -73,9 +76,13 @@ DriverOptions read_driver_options(const ArgParser& args, const std::vector<std::
     o.out_dir = args.text("out");
     o.cases_file = args.text("cases");
     o.write_bounds = args.is_set("write-bounds");
-    o.no_yardstick = args.is_set("no-yardstick");
+    o.reference_outputs = args.is_set("reference-outputs");
+    o.no_yardstick = args.is_set("no-yardstick") || o.reference_outputs;
     o.csv = args.is_set("csv");
     o.csv_header = args.is_set("csv-header");
+    if (o.reference_outputs && o.out_dir.empty()) fail(exit_code::bad_usage, "--reference-outputs needs --out DIR");
+    // The reference's answer goes out with its bounds, and nothing is timed: no part runs.
+    if (o.reference_outputs) o.write_bounds = true, o.reps = 0, o.warmup = 0;
     if (o.write_bounds && o.out_dir.empty()) fail(exit_code::bad_usage, "--write-bounds needs --out DIR");
     // The bounds come from the reference: every element's, or, when a sample is asked for (the
     // grader's reference of a checked timed run), the sampled elements' only.

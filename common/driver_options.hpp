@@ -31,6 +31,9 @@ struct DriverOptions {
     int device = 0;
     std::string out_dir;      // --out: results.tsv and each part's output (the grader's channel)
     bool write_bounds = false, no_yardstick = false, csv = false, csv_header = false;
+    // --reference-outputs: every part's output is the CPU reference's answer, with its bound;
+    // no part runs (the self-check's stand-in for the reference solution, grading/self-check.sh).
+    bool reference_outputs = false;
     std::string cases_file;   // --cases: several cases in one process
 };
 

@@ -149,6 +149,7 @@ private:
         // than a block holds): recorded as skipped, with the reason, and neither run nor timed.
         if (!part.skip.empty()) return finish(row, PartStatus::skipped, part.skip, false);
         if (!part.run) fail(exit_code::bad_usage, "the driver has no way to run '" + name + "' (a bug in the driver)");
+        if (o_.reference_outputs && !is_yardstick) return write_reference_output(row, name, part);
         schedule_ = schedule_of(name);
         checked_runs_.clear();
         for (int position : checked_positions_) checked_runs_.push_back(schedule_.timed_index(position));
@@ -311,6 +312,28 @@ private:
             fail(exit_code::io_error, error.what());
         }
         return file;
+    }
+
+    // --reference-outputs: the part's output file holds the CPU reference's answer for the
+    // checked run's inputs (every element, or the sampled ones, the others left as the poison
+    // with a NaN bound: not compared), written as a run of the part would write it. The part's
+    // own code never runs.
+    void write_reference_output(PartRow& row, const std::string& name, const PartRun& part) {
+        row.check = "reference";
+        if (part.checked) {
+            prepare(name, part, o_.data_index);
+            if (gpu_) CUDA_CHECK(cudaStreamSynchronize(stream_));
+            OutputArray answer = case_.download(part.output);
+            const Reference& r = reference_for(part.output, o_.data_index);
+            if (r.positions.empty()) {
+                answer.values = r.value;
+            } else {
+                for (size_t i = 0; i < r.positions.size(); ++i)
+                    if (r.positions[i] < answer.values.size()) answer.values[r.positions[i]] = r.value[i];
+            }
+            row.output_file = write_output(row.part + ".out", part.output, o_.data_index, std::move(answer));
+        }
+        report_.add(row, false);
     }
 
     std::vector<double> time_part(PartRow& row, const std::string& name, const PartRun& part) {

@@ -80,7 +80,7 @@ void write_correctness(std::ostringstream& md, const LabScore& lab, const LabPla
     }
     md << "\n";
     if (!failures.empty() && lab.state == "graded") md << "What went wrong:\n\n" << join(failures, "\n") << "\n\n";
-    md << "Public cases run with these arguments" << (plan.grading_seed ? " (the seed this grading drew for each)" : "")
+    md << "Public cases run with these arguments" << (plan.grading_seed ? " (the seed that this grading drew for each)" : "")
        << ":\n\n";
     for (const CasePlan& c : plan.cases)
         if (!c.hidden) md << "- `" << c.name << "`: `" << join(plan.student_args(c), " ") << "`\n";

@@ -45,6 +45,15 @@
 #   --sbatch 'OPTS'    options for sbatch: partition, account, time (--sbatch '-p gpu -t 1:00:00')
 #   --task I/N         (the job array's own) grade the I-th of N shares of the students
 #   --collect          (the waiting job's own) the gradebook and summary, once all are graded
+#   --self-check       (make labN-check's, grading/self-check.sh) grade the public cases only,
+#                      without the reference solution: the CPU reference's answers stand for
+#                      its outputs (the driver's --reference-outputs), and the performance
+#                      parts are compared with the reference's times committed for this GPU
+#                      model (labs/LAB/sample/reference-times/), if any; no class pages
+#   --reference-times  (instructor, on a GPU; no SUBMISSIONS) time the reference solution's
+#                      public performance cases three times, as a grading run does, on the
+#                      first GPU (--gpus), and keep their results.tsv files in
+#                      labs/LAB/sample/reference-times/MODEL/ for make labN-check; commit them
 #   --help             this text
 #
 # Output (grading/README.md, "Output"): DIR/gradebook.csv, DIR/summary.txt, DIR/class-report.md
@@ -71,7 +80,7 @@ usage_error() { echo "grade.sh: $1 (see --help)" >&2; exit 2; }
 parse_options() {
     LAB_LIST="" OUT="" JOBS=$(nproc) ONLY_STUDENT="" MODE=new SANDBOX_REQUEST=auto GPU_LIST="" TIME_LIMIT_CAP=""
     SUBMISSIONS="" BUILD_ONLY=no RUNNERS_PER_GPU="" SIMILARITY=0.5 BUDGET="" LEADERBOARD=no
-    SLURM=none SLURM_TASKS=4 SBATCH_OPTIONS=() TASK_INDEX=0 TASK_COUNT=1
+    SLURM=none SLURM_TASKS=4 SBATCH_OPTIONS=() TASK_INDEX=0 TASK_COUNT=1 SELF_CHECK=no REFERENCE_TIMES=no
     while (($#)); do
         case $1 in
             --help) usage; exit 0 ;;
@@ -94,10 +103,18 @@ parse_options() {
             --sbatch) read -ra SBATCH_OPTIONS <<<"${2-}"; shift 2 ;;
             --task) SLURM=task; TASK_INDEX=${2-}; TASK_INDEX=${TASK_INDEX%%/*}; TASK_COUNT=""; [[ ${2-} == */* ]] && TASK_COUNT=${2#*/}; shift 2 ;;
             --collect) SLURM=collect; shift ;;
+            --self-check) SELF_CHECK=yes; shift ;;
+            --reference-times) REFERENCE_TIMES=yes; shift ;;
             -*) usage_error "unknown option '$1'" ;;
             *) [[ -n $SUBMISSIONS ]] && usage_error "one SUBMISSIONS folder only, not also '$1'"; SUBMISSIONS=$1; shift ;;
         esac
     done
+    if [[ $REFERENCE_TIMES == yes ]]; then
+        # Nothing is graded: a private output folder for the builds, removed at the end.
+        [[ -z $SUBMISSIONS && -z $OUT ]] || usage_error "--reference-times takes no SUBMISSIONS and no --out"
+        SUBMISSIONS=$(mktemp -d) OUT=$SUBMISSIONS/out
+        trap 'rm -rf -- "$SUBMISSIONS"' EXIT
+    fi
     [[ -n $SUBMISSIONS ]] || usage_error "no SUBMISSIONS folder given"
     [[ -d $SUBMISSIONS ]] || usage_error "SUBMISSIONS '$SUBMISSIONS' is not a folder"
     SUBMISSIONS=$(realpath -e "$SUBMISSIONS")
@@ -117,6 +134,7 @@ parse_options() {
     [[ -z $GPU_LIST || $GPU_LIST =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--gpus must be indices like 0,1"
     [[ -z $RUNNERS_PER_GPU || $RUNNERS_PER_GPU =~ ^[1-9][0-9]?$ ]] || usage_error "--runners must be a whole number from 1 to 99"
     [[ $SIMILARITY =~ ^(0(\.[0-9]+)?|1(\.0*)?)$ ]] || usage_error "--similarity must be a fraction from 0 to 1"
+    [[ $SELF_CHECK == yes && $SLURM != none ]] && usage_error "--self-check grades here, not through Slurm"
     OUT=${OUT:-$REPO/grading-out}
 }
 
@@ -200,8 +218,11 @@ load_secrets() {
 # Every lab's plan, from its manifest through `grader plan` (which checks the manifest).
 declare -A LAB_FILES=() LAB_PARTS=() LAB_CASES=() LAB_PUBLIC_CASES=() LAB_HIDDEN_CASES=() LAB_PERF_CASES=() CASE_ARGS=() CASE_LIMIT=()
 declare -A SANITIZE_CASE=() SANITIZE_TOOLS=() SHARED_FILE_NAMES=() LAB_TITLE=() REFERENCE_DIR=()
+# The manifests every grader command reads: the labs' own, or in a self-check their public
+# form (manifest_public, as the student tarball ships them), so that no hidden case is graded.
 load_lab_plans() {
     local lab kind a b c d plan
+    MANIFESTS=$REPO/labs
     if [[ -z $LAB_LIST ]]; then
         LABS=()
         for lab in "$REPO"/labs/*/manifest; do [[ -f $lab ]] && LABS+=("$(basename "$(dirname "$lab")")"); done
@@ -211,7 +232,12 @@ load_lab_plans() {
     ((${#LABS[@]})) || usage_error "no lab to grade"
     for lab in "${LABS[@]}"; do
         [[ $lab =~ ^[A-Za-z0-9._-]+$ && -f $REPO/labs/$lab/manifest ]] || usage_error "no lab '$lab' (labs/$lab/manifest)"
-        plan=$("$GRADER" plan --manifests "$REPO/labs" --lab "$lab" --grading-seed "$GRADING_SEED" 2>&1) ||
+        if [[ $SELF_CHECK == yes ]]; then
+            MANIFESTS=$PRIVATE/manifests
+            mkdir -p -- "$MANIFESTS/$lab" && manifest_public "$REPO/labs/$lab/manifest" >"$MANIFESTS/$lab/manifest" ||
+                die "cannot copy the manifest of $lab"
+        fi
+        plan=$("$GRADER" plan --manifests "$MANIFESTS" --lab "$lab" --grading-seed "$GRADING_SEED" 2>&1) ||
             die "labs/$lab/manifest: $plan" 2
         LAB_CASES[$lab]="" LAB_PUBLIC_CASES[$lab]="" LAB_HIDDEN_CASES[$lab]="" SANITIZE_CASE[$lab]=""
         while IFS=$'\t' read -r kind a b c d _; do
@@ -418,14 +444,63 @@ score_student_lab() {
     if [[ -n ${REFERENCE_DIR[$lab]-} ]]; then
         make_checked_run_references "$lab" "$dir" "$([[ $gpu == none ]] && echo "${GPU_IDS[0]:-0}" || echo "$gpu")" || return 1
     fi
-    "$GRADER" score --manifests "$REPO/labs" --lab "$lab" --dir "$dir" \
+    local timing=(--timing "$PRIVATE/timing/$RUN_ID/$lab/gpu$gpu")
+    [[ $SELF_CHECK == yes ]] && self_check_timing "$lab"
+    "$GRADER" score --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" \
         --reference "${REFERENCE_DIR[$lab]:-$PRIVATE/reference/none}" \
-        --timing "$PRIVATE/timing/$RUN_ID/$lab/gpu$gpu" >>"$LOG_FILE" 2>&1 || return 1
+        "${timing[@]}" >>"$LOG_FILE" 2>&1 || return 1
     state=$(field_of "$dir/score.tsv" state)
     if [[ $state == graded || $state == malformed || $state == build-failed ]]; then
         touch "$dir/done"
         [[ ${GRADE_KEEP_WORK:-0} == 1 ]] || rm -rf -- "${BOXES:?}/$id/$lab" "$dir"/runs/*/*/out/*.out
     fi
+}
+
+# A self-check's reference times (sets the caller's `timing`): those committed for this GPU
+# model (grade.sh --reference-times wrote them into labs/LAB/sample/reference-times/MODEL/),
+# else none, and the performance items say the parts are timed at grading.
+self_check_timing() {
+    local folder
+    folder=$REPO/labs/$1/sample/reference-times/$(gpu_model_folder "$GPU_NAME")
+    if [[ -n $GPU_NAME ]] && compgen -G "$folder/t*" >/dev/null; then
+        timing=(--timing "$folder")
+    else
+        timing=(--untimed "timed at grading: no reference time of this lab on this GPU model (${GPU_NAME:-none}) ships with the course")
+    fi
+}
+# gpu_model_folder NAME: the folder name of a GPU model ("NVIDIA H200" -> NVIDIA-H200).
+gpu_model_folder() { local name=${1//[^A-Za-z0-9._-]/-}; echo "${name:-none}"; }
+
+# grade.sh --reference-times: the reference solution timed as a grading run times it (time_reference,
+# three times, on the timed runs' CPUs) on its public performance cases, into
+# labs/LAB/sample/reference-times/MODEL/t1..t3/CASE/out/results.tsv, the driver's own records
+# and nothing else (no output), which make labN-check reads as grader score's --timing.
+write_reference_times() {
+    find_gpus
+    ((${#GPU_IDS[@]})) || die "no GPU to time the reference on: $NO_GPU_REASON" 3
+    gpu_assumed && die "--reference-times times a real GPU, not GRADE_ASSUME_GPU" 2
+    local lab gpu=${GPU_IDS[0]} case_name public t dest partial
+    declare -gA TEMPLATE=() REFERENCE_BIN=() REFERENCE_KEY=()
+    REFERENCE_ARGS=()
+    for lab in "${LABS[@]}"; do
+        public=""
+        for case_name in ${LAB_PERF_CASES[$lab]}; do
+            [[ " ${LAB_PUBLIC_CASES[$lab]} " == *" $case_name "* ]] && public+=" $case_name"
+        done
+        [[ -n $public ]] || { say "$lab has no public performance case: nothing to time"; continue; }
+        LAB_PERF_CASES[$lab]=$public
+        make_template "$lab"
+        make_reference_binary "$lab"
+        dest=$REPO/labs/$lab/sample/reference-times/$(gpu_model_folder "$GPU_NAME")
+        partial=$dest.partial
+        rm -rf -- "$partial" && mkdir -p -- "$partial"
+        for t in 1 2 3; do
+            TIMED_ON=$gpu time_reference "$lab" "$gpu" "$partial/t$t" || die "timing the reference of $lab failed"
+        done
+        find "$partial" -type f ! -name results.tsv -delete
+        rm -rf -- "$dest" && mv -- "$partial" "$dest" && chmod -R a+rX -- "$dest"
+        say "$lab: the reference's times on $GPU_NAME are in ${dest#"$REPO"/}/ (commit them)"
+    done
 }
 
 # The GPU the cases ran on, in words, or why none did (nothing in a Slurm collection, which
@@ -450,7 +525,7 @@ score_and_report() {
                 die "scoring $id $lab failed (see $LOG_FILE); fix the cause and run again with --resume"
         done
         leaderboard_report_options "$id"
-        "$GRADER" report --student "$id" --dir "$OUT/students/$id" --labs "${LABS[*]}" --manifests "$REPO/labs" \
+        "$GRADER" report --student "$id" --dir "$OUT/students/$id" --labs "${LABS[*]}" --manifests "$MANIFESTS" \
             --grading-seed "$GRADING_SEED" "${LEADERBOARD_OPTIONS[@]}" \
             --when "$when" --gpu "$gpu_text" --isolation "$ISOLATION_TEXT" || die "cannot write the reports of $id"
     done
@@ -471,9 +546,9 @@ print_timings() {
 
 # The class's gradebook, similarity report and summary, from every student's score files.
 write_class_reports() {
-    "$GRADER" gradebook --out "$OUT" --labs "${LABS[*]}" --manifests "$REPO/labs" >"$OUT/summary.txt" ||
+    "$GRADER" gradebook --out "$OUT" --labs "${LABS[*]}" --manifests "$MANIFESTS" >"$OUT/summary.txt" ||
         die "cannot write the gradebook"
-    "$GRADER" similarity --out "$OUT" --labs "${LABS[*]}" --manifests "$REPO/labs" --threshold "$SIMILARITY" \
+    "$GRADER" similarity --out "$OUT" --labs "${LABS[*]}" --manifests "$MANIFESTS" --threshold "$SIMILARITY" \
         >>"$OUT/summary.txt" || die "cannot write the similarity report"
     {
         echo
@@ -502,6 +577,10 @@ main() {
         collect_class
         return
     fi
+    if [[ $REFERENCE_TIMES == yes ]]; then
+        write_reference_times
+        return
+    fi
     if [[ $SLURM == submit ]]; then
         GPU_IDS=()  # the submit host builds; the job array's tasks have the GPUs
     else
@@ -528,6 +607,8 @@ main() {
     phase_begin "unpack and prepare"
     select_students
     declare -gA TEMPLATE=() REFERENCE_BIN=() REFERENCE_KEY=()
+    REFERENCE_ARGS=()
+    [[ $SELF_CHECK == yes ]] && REFERENCE_ARGS=(--reference-outputs)
     local lab
     for lab in "${LABS[@]}"; do make_template "$lab"; done
     if [[ $SLURM == task ]]; then
@@ -555,12 +636,12 @@ main() {
     phase_begin "scoring and reports"
     score_and_report
     # A task's students are graded; the job that waits for every task makes the gradebook.
-    [[ $SLURM == task ]] || write_class_reports
+    [[ $SLURM == task || $SELF_CHECK == yes ]] || write_class_reports
     phase_end "scoring and reports"
 
     printf 'total\t%s\n' "$(seconds_since "$started")" >>"$RUN_DIR/timings.tsv"
     print_timings
-    [[ $SLURM == task ]] || write_class_pages
+    [[ $SLURM == task || $SELF_CHECK == yes ]] || write_class_pages
     if [[ $CASES_NOT_RUN == yes ]]; then
         say "NO GPU: the cases of ${#RUN_ITEMS[@]} built submission(s) did not run; grade again with --resume on a GPU machine."
         exit 3

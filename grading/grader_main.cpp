@@ -383,9 +383,12 @@ int cmd_score(int argc, char** argv) {
     args.option("dir", "DIR", "", "the student's folder for this lab");
     args.option("reference", "DIR", "", "the reference outputs, a folder per case");
     args.option("timing", "DIR", "", "the reference timings on the student's GPU, a folder per case");
+    args.option("untimed", "WHY", "",
+                "no reference timing (a self-check on a GPU model without committed times): the performance items "
+                "take no points and say WHY");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
-    ScoringInputs inputs{args.text("dir"), args.text("reference"), args.text("timing")};
+    ScoringInputs inputs{args.text("dir"), args.text("reference"), args.text("timing"), args.text("untimed")};
     try {
         LabScore score = score_lab(plan, inputs);
         write_lab_score(inputs.lab_dir + "/score.tsv", score);

@@ -13,6 +13,9 @@ struct ScoringInputs {
     std::string lab_dir;        // the student's evidence for this lab
     std::string reference_dir;  // <case>/results.tsv and outputs of the reference solution (with bounds)
     std::string timing_dir;     // <case>/results.tsv of the reference timed on the student's GPU
+    // Not empty: there is no reference time (a self-check on a GPU model the course has no
+    // time of): each correct part's performance item takes no points and says this instead.
+    std::string untimed;
 };
 
 // Throws std::runtime_error when the grader's own inputs (reference outputs, timings) are

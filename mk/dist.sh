@@ -4,8 +4,9 @@
 #   mk/dist.sh TARBALL
 #
 # It holds the working tree's files (git's tracked and untracked-but-not-ignored files)
-# except what students must not see: solutions/, the grader (grading/, which holds the
-# planted-bug copies of the solutions, and its tests and make rules), the architecture check of
+# except what students must not see: solutions/, the grader's documentation, planted-bug
+# copies of the solutions, hidden data, tests and instructor make rules (grading/, but for what
+# make labN-check runs: grade.sh, its lib/ and its C++ sources), the architecture check of
 # the starters and solutions (tests/scripts/arch.sh), the instructor guides (handouts/instructor/:
 # the answers to the handouts' questions and notes for the teacher, and the test that checks
 # their references), build and grading outputs (so no reference output), and, in every lab's
@@ -27,7 +28,20 @@ else
     mapfile -d '' files < <(find . -type f -printf '%P\0')
 fi
 
+# What make labN-check needs of the grader ships (grading/self-check.sh runs grade.sh on the
+# student's files, public cases only): its scripts and its C++ sources, but none of its
+# documentation, planted-bug variants, hidden data or benchmark.
+grader_shipped() {
+    case $1 in
+        grading/grade.sh | grading/self-check.sh | grading/sandbox.sh | grading/unpack.py | grading/lib/*.sh) return 0 ;;
+        grading/*/*) return 1 ;;
+        grading/*.cpp | grading/*.hpp) return 0 ;;
+    esac
+    return 1
+}
+
 withheld() {
+    grader_shipped "$1" && return 1
     case $1 in
         solutions/* | grading/* | tests/grading/* | tests/scripts/grading-* | mk/grading.mk | mk/dist.sh) return 0 ;;
         # The architecture check is the course's check of its starters and solutions before they
@@ -71,6 +85,16 @@ for manifest in "$root"/labs/*/manifest; do
     mv -- "$manifest.public" "$manifest"
 done
 
+# make labN-check: the starters as they ship (labs/LAB holds the student's work once they
+# start), with which the grader compares a submission's symbols and headers; and the number of
+# each lab's hidden cases, which the check names (not the cases).
+for manifest in labs/*/manifest; do
+    lab=$(basename "$(dirname "$manifest")")
+    mkdir -p "$root/grading/starters/$lab"
+    for file in $(manifest_get "$lab" student_files); do cp -p -- "labs/$lab/$file" "$root/grading/starters/$lab/$file"; done
+    printf '%s\t%s\n' "$lab" "$(manifest_hidden_cases "$manifest" | wc -w)"
+done >"$root/grading/hidden-cases.tsv"
+
 # Nothing withheld may have slipped in: no solution, no instructor guide, no reference output.
 if [[ -e $root/solutions || -e $root/handouts/instructor ]] || grep -rlq --binary-files=text '^labout 1 ' "$root" 2>/dev/null; then
     echo "mk/dist.sh: the distribution would hold a solution, an instructor guide or a reference output; stopping" >&2
@@ -80,4 +104,4 @@ fi
 mkdir -p "$(dirname "$tarball")"
 tar -czf "$tarball.partial" -C "$staging" "$name"
 mv -- "$tarball.partial" "$tarball"
-echo "Wrote $tarball: $copied files, without solutions/, the grader, the instructor guides or hidden cases."
+echo "Wrote $tarball: $copied files, without solutions/, the grader's variants and documents, the instructor guides or hidden cases."

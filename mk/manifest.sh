@@ -17,12 +17,17 @@ manifest_keys() {
     sed -n 's/^[[:space:]]*\([A-Za-z0-9._-]*\)[[:space:]]*=.*/\1/p' "$1" | grep -F -- "$2" | grep -E "^${2//./\\.}" || true
 }
 
+# manifest_hidden_cases FILE: the names of its hidden cases, one a line.
+manifest_hidden_cases() {
+    sed -n 's/^[[:space:]]*case\.\([A-Za-z0-9_-]*\)\.visibility[[:space:]]*=[[:space:]]*hidden[[:space:]]*$/\1/p' "$1"
+}
+
 # manifest_public FILE: FILE without its hidden cases, as students may see it: their
 # case.<name>.* lines go, their names leave `cases` and `perf.cases`, and a hidden
 # sanitize.case is dropped.
 manifest_public() {
     local hidden
-    hidden=$(sed -n 's/^[[:space:]]*case\.\([A-Za-z0-9_-]*\)\.visibility[[:space:]]*=[[:space:]]*hidden[[:space:]]*$/\1/p' "$1")
+    hidden=$(manifest_hidden_cases "$1")
     awk -v hidden=" $(echo $hidden) " '
         function is_hidden(word) { return index(hidden, " " word " ") > 0 }
         /^[[:space:]]*case\./ {

@@ -37,7 +37,7 @@ build_one() {
 scan_build() {
     local student=$1 lab=$2 problems
     local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
-    problems=$("$GRADER" scan-build --manifests "$REPO/labs" --lab "$lab" --box "$box" --allow "$(dirname "$(dirname "$(realpath -e "$NVCC")")")")
+    problems=$("$GRADER" scan-build --manifests "$MANIFESTS" --lab "$lab" --box "$box" --allow "$(dirname "$(dirname "$(realpath -e "$NVCC")")")")
     case $? in
         0) return 0 ;;
         1) printf '%s\n' "$problems" >"$dir/problems.txt"; return 1 ;;
@@ -50,7 +50,7 @@ scan_build() {
 scan_symbols() {
     local student=$1 lab=$2 problems
     local dir=$OUT/students/$student/$lab
-    problems=$("$GRADER" scan-symbols --manifests "$REPO/labs" --lab "$lab" --symbols "$dir/symbols" \
+    problems=$("$GRADER" scan-symbols --manifests "$MANIFESTS" --lab "$lab" --symbols "$dir/symbols" \
         --trusted "${TEMPLATE[$lab]}.nm" --starter "${TEMPLATE[$lab]}.starter.nm")
     case $? in
         0) return 0 ;;
@@ -74,7 +74,7 @@ scan_forbidden() {
         fi
         nm -P -- "$object" >"$dir/symbols/$file.nmp" 2>>"$dir/build/log.txt" || return 1
     done
-    "$GRADER" scan-forbidden --manifests "$REPO/labs" --lab "$lab" --sources "$box/labs/$lab" \
+    "$GRADER" scan-forbidden --manifests "$MANIFESTS" --lab "$lab" --sources "$box/labs/$lab" \
         --symbols "$dir/symbols" --compiled "$box/build" --starter-headers "${TEMPLATE[$lab]}.starter.headers" \
         --out "$dir/forbidden.tsv" >/dev/null
     case $? in

@@ -19,7 +19,7 @@ draw_class_figures() {
 write_class_report() {
     local folder=$OUT/class-report why="" figures options
     rm -rf -- "$folder"
-    options=(--out "$OUT" --labs "${LABS[*]}" --manifests "$REPO/labs" --threshold "$SIMILARITY"
+    options=(--out "$OUT" --labs "${LABS[*]}" --manifests "$MANIFESTS" --threshold "$SIMILARITY"
         --when "$(date '+%Y-%m-%d %H:%M')" --gpu "$(gpu_in_words)")
     # A Slurm collection has no time line of its own: each task's log has one.
     [[ $SLURM == collect ]] || options+=(--timings "$RUN_DIR/timings.tsv")

@@ -44,7 +44,7 @@ write_leaderboard() {
         id=$(basename "$folder")
         off_leaderboard "$id" || printf '%s\t%s\n' "$id" "$(leaderboard_pseudonym "$id")" >>"$entrants"
     done
-    "$GRADER" leaderboard --out "$OUT" --labs "${LABS[*]}" --manifests "$REPO/labs" --entrants "$entrants" \
+    "$GRADER" leaderboard --out "$OUT" --labs "${LABS[*]}" --manifests "$MANIFESTS" --entrants "$entrants" \
         --when "$(date '+%Y-%m-%d %H:%M')" --gpu "$(gpu_in_words)" || die "cannot write the leaderboard"
     say "Leaderboard (pseudonyms only, may be posted): $OUT/leaderboard.md and leaderboard.csv"
 }

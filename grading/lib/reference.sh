@@ -1,5 +1,8 @@
 # The reference solution's side of every case, run by the grader itself (trusted: no sandbox,
-# but a time limit), on the GPU, one run at a time. Sourced by grade.sh.
+# but a time limit), on the GPU, one run at a time. Sourced by grade.sh. In a self-check
+# (grade.sh --self-check, make labN-check) there is no reference solution: the reference binary
+# is the lab's driver with its starter, run with REFERENCE_ARGS=(--reference-outputs), which
+# writes the CPU reference's answer as every part's output and runs no part.
 #   outputs: once per case, with --write-bounds, cached under .grader/reference/<lab>/<key>/
 #            (key: the pristine sources, the solution and the case's arguments) and never
 #            visible inside a student's sandbox;
@@ -36,7 +39,7 @@ run_reference() {
     cpus=$(timed_cpus)
     # From the repository, where the cases' data files are named (hidden ones too).
     (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu ${cpus:+taskset -c "$cpus"} timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) \
-        "${REFERENCE_BIN[$lab]}" --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"} >"$dir/.run/log.txt" 2>&1)
+        "${REFERENCE_BIN[$lab]}" "${REFERENCE_ARGS[@]}" --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"} >"$dir/.run/log.txt" 2>&1)
     for case_name in "$@"; do
         rm -rf -- "${dir:?}/$case_name" && mkdir -p -- "$dir/$case_name"
         [[ -d $dir/.run/$case_name ]] && mv -- "$dir/.run/$case_name" "$dir/$case_name/out"
@@ -55,7 +58,7 @@ make_missing_reference_outputs() {
     local lab=$1 case_name problem missing=()
     REFERENCE_DIR[$lab]=$PRIVATE/reference/$lab/${REFERENCE_KEY[$lab]}
     for case_name in ${LAB_CASES[$lab]}; do
-        "$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "${REFERENCE_DIR[$lab]}/$case_name" \
+        "$GRADER" check-reference --manifests "$MANIFESTS" --lab "$lab" --run "${REFERENCE_DIR[$lab]}/$case_name" \
             --with-bounds >/dev/null 2>&1 || missing+=("$case_name")
     done
     ((${#missing[@]})) || return 0
@@ -63,7 +66,7 @@ make_missing_reference_outputs() {
     run_reference "$lab" "${REFERENCE_DIR[$lab]}" "${GPU_IDS[0]}" --write-bounds "${missing[@]}"
     for case_name in "${missing[@]}"; do
         local dir=${REFERENCE_DIR[$lab]}/$case_name
-        if ! problem=$("$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "$dir" --with-bounds); then
+        if ! problem=$("$GRADER" check-reference --manifests "$MANIFESTS" --lab "$lab" --run "$dir" --with-bounds); then
             die "the reference solution fails $lab case $case_name: $problem (log: $dir/log.txt). Fix the solution or the manifest before grading."
         fi
     done
@@ -74,7 +77,7 @@ time_reference() {
     local lab=$1 gpu=$2 dir=$3 case_name problem
     run_reference "$lab" "$dir" "$gpu" "" ${LAB_PERF_CASES[$lab]}
     for case_name in ${LAB_PERF_CASES[$lab]}; do
-        if ! problem=$("$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "$dir/$case_name"); then
+        if ! problem=$("$GRADER" check-reference --manifests "$MANIFESTS" --lab "$lab" --run "$dir/$case_name"); then
             say "grade.sh: timing the reference solution on GPU $gpu failed for $lab $case_name: $problem"
             return 1
         fi
@@ -105,7 +108,7 @@ check_binary_in_sandbox() {
 # when a student first needs one.
 make_small_case_checked_references() {
     local lab=$1 needed
-    needed=$("$GRADER" checked-runs --manifests "$REPO/labs" --lab "$lab" --reference "${REFERENCE_DIR[$lab]}" \
+    needed=$("$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --reference "${REFERENCE_DIR[$lab]}" \
         --every-run-up-to 2) || die "grader checked-runs failed for $lab"
     [[ -z $needed ]] || run_checked_run_references "$lab" "${GPU_IDS[0]}" "$needed" ||
         die "the reference solution fails $lab on the inputs of a timed run (see $PRIVATE/reference-checked-$lab.log)"
@@ -115,7 +118,7 @@ make_small_case_checked_references() {
 # classmate's program have filled it.
 make_checked_run_references() {
     local lab=$1 dir=$2 gpu=$3 needed
-    needed=$("$GRADER" checked-runs --manifests "$REPO/labs" --lab "$lab" --dir "$dir" --reference "${REFERENCE_DIR[$lab]}") ||
+    needed=$("$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" --reference "${REFERENCE_DIR[$lab]}") ||
         return 1
     [[ -z $needed ]] && return 0
     # The lock first, the GPU second: a runner never waits for this lock while it holds the GPU's.
@@ -143,15 +146,15 @@ run_checked_run_references() {
     done <<<"$needed" >"$work/cases.txt"
     ((${#made[@]})) || { rm -rf -- "$work"; return 0; }
     log "reference outputs of checked timed runs: $lab ${made[*]}"
-    (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) "${REFERENCE_BIN[$lab]}" \
+    (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) "${REFERENCE_BIN[$lab]}" "${REFERENCE_ARGS[@]}" \
         --cases "$work/cases.txt" --out "$work" --write-bounds >"$work/log.txt" 2>&1)
     local item check=$work/check status=0
     for item in "${made[@]}"; do
         IFS=/ read -r case_name index part <<<"$item"
         rm -rf -- "$check" && mkdir -p -- "$check"
         [[ -d $work/$case_name.run$index ]] && mv -- "$work/$case_name.run$index" "$check/out"
-        if ! problem=$("$GRADER" check-reference --manifests "$REPO/labs" --lab "$lab" --run "$check" --part "$part" --with-bounds) ||
-            ! "$GRADER" compact-reference --manifests "$REPO/labs" --lab "$lab" --run "$check" --part "$part" \
+        if ! problem=$("$GRADER" check-reference --manifests "$MANIFESTS" --lab "$lab" --run "$check" --part "$part" --with-bounds) ||
+            ! "$GRADER" compact-reference --manifests "$MANIFESTS" --lab "$lab" --run "$check" --part "$part" \
                 --seed "$SAMPLE_SEED" >>"$work/log.txt" 2>&1; then
             echo "$lab $case_name part $part, timed run $index: ${problem:-cannot keep a sample}" >>"$work/log.txt"
             status=1

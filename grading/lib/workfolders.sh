@@ -15,6 +15,14 @@ template_sources() {
     done)
 }
 
+# Where the starter files of LAB are, from the repository root: labs/LAB in the instructor's
+# copy; in the student tarball, whose labs/LAB holds the student's work, the pristine copies
+# make dist keeps in grading/starters/LAB (the symbol check and the header scan compare a
+# submission with the starter).
+starter_folder() {
+    if [[ -d $REPO/grading/starters/$1 ]]; then echo grading/starters/$1; else echo labs/$1; fi
+}
+
 # Builds (once; cached by the content of its sources and the compilers) the template of LAB
 # and sets TEMPLATE[LAB] to its folder. GRADE_TEMPLATE_CACHE=DIR (a folder only the grader
 # writes) keeps the templates across runs too, under the same key: the grading tests, which
@@ -25,7 +33,7 @@ build_template() {
     mapfile -t sources < <(template_sources "$lab")
     local starters=(${LAB_FILES[$lab]})
     key=$(cd "$REPO" && content_key "$CUDA_ARCH $($NVCC --version | tail -1) $(${CXX:-g++} --version | head -1)" \
-        "${sources[@]}" "${starters[@]/#/labs/$lab/}")
+        "${sources[@]}" "${starters[@]/#/$(starter_folder "$lab")/}")
     folder=$PRIVATE/templates/$lab-$key
     TEMPLATE[$lab]=$folder
     template_complete "$folder" && return 0
@@ -78,7 +86,7 @@ compile_template() {
         die "cannot list the symbols of the trusted objects of $lab"
     local file objects=()
     for file in ${LAB_FILES[$lab]}; do
-        cp -- "$REPO/labs/$lab/$file" "$partial/labs/$lab/$file" || die "cannot copy the starter $file of $lab"
+        cp -- "$REPO/$(starter_folder "$lab")/$file" "$partial/labs/$lab/$file" || die "cannot copy the starter $file of $lab"
         objects+=("build/obj/labs/$lab/$file.o")
     done
     make -C "$partial" --no-print-directory BUILD=build CUDA_ARCH="$CUDA_ARCH" "${objects[@]}" "grading-preprocess-$lab" \
@@ -100,9 +108,13 @@ compile_template() {
 make_reference_binary() { with_lock "$PRIVATE/reference-build-$1.lock" build_reference_binary "$1"; }
 build_reference_binary() {
     local lab=$1 file solution_files=() key folder
+    # A self-check has no solution: the driver with the starter, run with --reference-outputs
+    # (REFERENCE_ARGS), never runs a part; it writes the CPU reference's answers.
+    local solution_folder=solutions/$lab
+    [[ ${SELF_CHECK:-no} == yes ]] && solution_folder=$(starter_folder "$lab")
     for file in ${LAB_FILES[$lab]}; do
-        [[ -f $REPO/solutions/$lab/$file ]] || die "the reference solution solutions/$lab/$file is missing"
-        solution_files+=("solutions/$lab/$file")
+        [[ -f $REPO/$solution_folder/$file ]] || die "the reference solution solutions/$lab/$file is missing"
+        solution_files+=("$solution_folder/$file")
     done
     key=$(cd "$REPO" && content_key "${TEMPLATE[$lab]##*/}" "${solution_files[@]}")
     folder=$PRIVATE/reference-build/$lab-$key
@@ -110,7 +122,7 @@ build_reference_binary() {
     REFERENCE_BIN[$lab]=$folder/build/bin/$lab-student
     [[ -x ${REFERENCE_BIN[$lab]} ]] && return 0
     rm -rf -- "$folder" && mkdir -p -- "${folder%/*}" && cp -a -- "${TEMPLATE[$lab]}" "$folder"
-    for file in ${LAB_FILES[$lab]}; do cp -- "$REPO/solutions/$lab/$file" "$folder/labs/$lab/$file"; done
+    for file in ${LAB_FILES[$lab]}; do cp -- "$REPO/$solution_folder/$file" "$folder/labs/$lab/$file"; done
     if ! make -C "$folder" --no-print-directory BUILD=build CUDA_ARCH="$CUDA_ARCH" "$lab-build" >"$folder.log" 2>&1; then
         die "the reference solution of $lab does not build: see $folder.log"
     fi
@@ -158,7 +170,7 @@ prepare_lab_folder() {
     mkdir -p -- "$dir/files"
     for ((i = 0; i < ${#files[@]}; i += 2)); do cp -- "$box/labs/$lab/${files[i]}" "$dir/files/"; done
     # Includes that reach outside the lab would let the build read the grader's files.
-    "$GRADER" scan-includes --manifests "$REPO/labs" --lab "$lab" --sources "$box/labs/$lab" >"$dir/problems.txt"
+    "$GRADER" scan-includes --manifests "$MANIFESTS" --lab "$lab" --sources "$box/labs/$lab" >"$dir/problems.txt"
     case $? in
         0) rm -f -- "$dir/problems.txt" ;;
         1) rm -rf -- "$box"; return 1 ;;

@@ -13,7 +13,7 @@ make -s dist DIST="$work/course-student.tar.gz" || { echo "make dist failed"; ex
 tar -tzf "$work/course-student.tar.gz" >"$work/list.txt"
 check "the tarball has one top folder, course-student/" bash -c "! grep -qv '^course-student/' '$work/list.txt'"
 check "no solutions/" bash -c "! grep -q '^course-student/solutions/' '$work/list.txt'"
-check "no grader (nor its planted-bug variants)" bash -c "! grep -qE '^course-student/(grading|tests/grading)/' '$work/list.txt'"
+check "of the grader, only what make labN-check runs (below)" bash -c "! grep -qE '^course-student/tests/grading/' '$work/list.txt'"
 check "no architecture check (its manifest entries name the solutions' kernels)" \
     bash -c "! grep -qE '^course-student/tests/(scripts/arch.sh|arch/)' '$work/list.txt'"
 
@@ -63,6 +63,22 @@ for manifest in labs/*/manifest; do
         done
     done
 done
+
+# --- make labN-check (issue 22): the grader's scripts and C++ sources ship, nothing else of it -------
+# No planted-bug variant (a patched solution), hidden data, documentation or benchmark; the
+# starters as shipped and the hidden cases' number, which the check uses.
+unexpected=$(sed -n 's|^course-student/grading/||p' "$work/list.txt" | grep -vE '^$|^(grade\.sh|self-check\.sh|sandbox\.sh|unpack\.py|hidden-cases\.tsv|[a-z_]+\.(cpp|hpp)|lib/|lib/[a-z]+\.sh|starters/.*)$')
+check "the tarball's grading/ holds only what make labN-check runs" test -z "$unexpected"
+[[ -n $unexpected ]] && indent "$(head -10 <<<"$unexpected")"
+for manifest in labs/*/manifest; do
+    lab=$(basename "$(dirname "$manifest")")
+    for f in $(manifest_get "$lab" student_files); do
+        check "$lab: grading/starters/$lab/$f is the starter" cmp -s "labs/$lab/$f" "$root/grading/starters/$lab/$f"
+    done
+    check "$lab: grading/hidden-cases.tsv counts its hidden cases" \
+        grep -qx "$lab"$'\t'"$(manifest_hidden_cases "$manifest" | wc -w)" "$root/grading/hidden-cases.tsv"
+done
+# --- end of make labN-check -------------------------------------------------------------------------
 
 # The tarball's own test command, alone (one architecture, to stay fast; two jobs as CI has).
 # This checkout's object files of what the tarball ships (common/, labs/, tests/: dist copies
