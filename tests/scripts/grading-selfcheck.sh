@@ -13,6 +13,8 @@ source tests/scripts/lib/checks.sh
 main=$PWD
 BUILD=${BUILD:-build}
 [[ $BUILD == /* ]] || BUILD=$main/$BUILD
+# The test lab's trusted objects compiled once, shared with the other grading tests (grade_labcpu).
+export GRADE_TEMPLATE_CACHE=${GRADE_TEMPLATE_CACHE-$BUILD/grading-templates}
 work=$(mktemp -d /tmp/grading-selfcheck-test.XXXXXX)
 # The stand-in compute-sanitizer of grading-pipeline.sh (the real one fails on a program that
 # makes no CUDA call), where the sandbox uid can run it.
