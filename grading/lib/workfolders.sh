@@ -52,6 +52,7 @@ template_through_cache() {
     shift 3
     if template_complete "$cached"; then
         say "  the trusted objects of $lab: kept from an earlier run"
+        mkdir -p -- "${folder%/*}" || die "cannot make ${folder%/*}"
         for suffix in "" .nm .starter.nm .starter.headers; do
             cp -a -- "$cached$suffix" "$folder$suffix" || die "cannot copy the template of $lab from $cached"
         done
