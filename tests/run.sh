@@ -4,11 +4,12 @@
 #   - each Catch2 binary in $BUILD/tests (one per folder of tests/); where no CUDA device
 #     is usable, tests tagged [gpu] are left out and counted as skipped, never as passed;
 #   - each script tests/scripts/*.sh: exit 0 passes, 77 is skipped (it says why), else fails.
-#     They run TEST_JOBS at a time (default: the number of CPUs, at least 2: most of their time
+#     They run TEST_JOBS at a time (default: the number of CPUs, at least 3: much of their time
 #     is spent waiting on time limits, sandboxes and compilers), each reported with its wall
 #     time as it ends; a script whose first lines hold "# test: alone" (one that times GPU
 #     work, whose numbers another test's load would skew) runs after them, by itself.
-#     TEST_LOGS=DIR keeps each script's log in DIR/NAME.log.
+#     TEST_LOGS=DIR keeps each script's log in DIR/NAME.log. TEST_SKIP="a.sh b.sh" leaves those
+#     out, counted as skipped, with TEST_SKIP_WHY as the reason (a test that already ran them).
 # Counts are test cases. The exit status is 0 only when nothing failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -109,10 +110,15 @@ collect() {
 }
 
 jobs_max=${TEST_JOBS:-$(nproc)}
-((jobs_max >= 2)) || jobs_max=2
+((jobs_max >= 3)) || jobs_max=3
 alone=()
 for script in tests/scripts/*.sh; do
     [[ -f $script ]] || continue
+    if [[ " ${TEST_SKIP-} " == *" ${script##*/} "* ]]; then
+        skipped=$((skipped + 1))
+        echo "SKIP  ${script##*/}: TEST_SKIP names it (${TEST_SKIP_WHY:-no reason given})"
+        continue
+    fi
     if head -20 "$script" | grep -q '^# test: alone'; then alone+=("$script"); continue; fi
     while (($(jobs -rp | wc -l) >= jobs_max)); do wait -n; collect; done
     run_script "$script" &
