@@ -20,28 +20,14 @@ main=$PWD
 BUILD=${BUILD:-build}
 [[ $BUILD == /* ]] || BUILD=$main/$BUILD
 work=$(mktemp -d /tmp/grading-pipeline-test.XXXXXX)
-# A stand-in compute-sanitizer, first on PATH for every grading here: the real one ends with
-# status 255 on a program that makes no CUDA call, as the test lab's CPU parts, and machines
-# without a GPU may lack it. It runs the program and says which parts it was given (its log).
-# The sandbox uid runs it: not under $work (0700), and not in /tmp, which bubblewrap replaces.
+# A stand-in compute-sanitizer (sanitizer_stand_in), first on PATH for every grading here.
 stand_ins=$(mktemp -d /var/tmp/grading-pipeline-bin.XXXXXX)
 trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work" "$stand_ins"' EXIT
-cat >"$stand_ins/compute-sanitizer" <<'EOF'
-#!/usr/bin/env bash
-# Stand-in: compute-sanitizer [--OPTION VALUE]... PROGRAM ARGS...
-while [[ ${1-} == --* ]]; do shift 2; done
-echo "program: $*"
-[[ -f cases.txt ]] && sed 's/^/case line: /' cases.txt
-"$@"
-status=$?
-echo "========= ERROR SUMMARY: 0 errors"
-exit "$status"
-EOF
-chmod 755 "$stand_ins" "$stand_ins/compute-sanitizer"
+source tests/scripts/grading-lib/labcpu.sh
+sanitizer_stand_in "$stand_ins"
 export PATH=$stand_ins:$PATH
 fixtures=$main/tests/grading/fixtures
 
-source tests/scripts/grading-lib/labcpu.sh
 source tests/scripts/grading-lib/sandbox.sh
 repo=$work/course
 make_labcpu_course "$repo"

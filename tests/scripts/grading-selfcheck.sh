@@ -16,23 +16,14 @@ BUILD=${BUILD:-build}
 # The test lab's trusted objects compiled once, shared with the other grading tests (grade_labcpu).
 export GRADE_TEMPLATE_CACHE=${GRADE_TEMPLATE_CACHE-$BUILD/grading-templates}
 work=$(mktemp -d /tmp/grading-selfcheck-test.XXXXXX)
-# The stand-in compute-sanitizer of grading-pipeline.sh (the real one fails on a program that
-# makes no CUDA call), where the sandbox uid can run it.
+# A stand-in compute-sanitizer (sanitizer_stand_in), first on PATH.
 stand_ins=$(mktemp -d /var/tmp/grading-selfcheck-bin.XXXXXX)
 trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work" "$stand_ins"' EXIT
-cat >"$stand_ins/compute-sanitizer" <<'EOF'
-#!/usr/bin/env bash
-while [[ ${1-} == --* ]]; do shift 2; done
-"$@"
-status=$?
-echo "========= ERROR SUMMARY: 0 errors"
-exit "$status"
-EOF
-chmod 755 "$stand_ins" "$stand_ins/compute-sanitizer"
+source tests/scripts/grading-lib/labcpu.sh
+sanitizer_stand_in "$stand_ins"
 export PATH=$stand_ins:$PATH
 fixtures=$main/tests/grading/fixtures
 
-source tests/scripts/grading-lib/labcpu.sh
 source tests/scripts/grading-lib/sandbox.sh
 repo=$work/course
 make_labcpu_course "$repo"

@@ -30,3 +30,23 @@ labcpu_points() {
     awk -F'\t' '/record=lab/ { for (i = 1; i <= NF; i++) if (index($i, "points=") == 1) print substr($i, 8) }' \
         "$1/students/$2/labcpu/score.tsv" 2>/dev/null
 }
+
+# sanitizer_stand_in DIR: a stand-in compute-sanitizer in DIR, to put first on PATH: the real
+# one ends with status 255 on a program that makes no CUDA call, as the test lab's CPU parts,
+# and machines without a GPU may lack it. It runs the program and says which parts it was given
+# (its log). The sandbox uid runs it: DIR must be readable to all, and not in /tmp, which
+# bubblewrap replaces (mktemp -d /var/tmp/...).
+sanitizer_stand_in() {
+    cat >"$1/compute-sanitizer" <<'EOF_STAND_IN'
+#!/usr/bin/env bash
+# Stand-in: compute-sanitizer [--OPTION VALUE]... PROGRAM ARGS...
+while [[ ${1-} == --* ]]; do shift 2; done
+echo "program: $*"
+[[ -f cases.txt ]] && sed 's/^/case line: /' cases.txt
+"$@"
+status=$?
+echo "========= ERROR SUMMARY: 0 errors"
+exit "$status"
+EOF_STAND_IN
+    chmod 755 "$1" "$1/compute-sanitizer"
+}
