@@ -81,13 +81,13 @@ done
 # --- end of make labN-check -------------------------------------------------------------------------
 
 # The tarball's own test command, alone (one architecture, to stay fast; two jobs as CI has).
-# This checkout's object files of what the tarball ships (common/, labs/, tests/: dist copies
-# those sources unchanged) seed its build, their times kept, so make compiles only what differs
-# from them and the test does not build the course twice; the tarball's Makefile still links
-# every binary and runs every test. DIST_FROM_NOTHING=1 builds it from nothing.
+# This checkout's object files of what the tarball ships (common/, labs/, tests/, the grader:
+# dist copies those sources unchanged) seed its build, their times kept, so make compiles only
+# what differs from them and the test does not build the course twice; the tarball's Makefile
+# still links every binary and runs every test. DIST_FROM_NOTHING=1 builds it from nothing.
 if [[ ${DIST_FROM_NOTHING:-0} != 1 && -d ${BUILD:-build}/obj ]]; then
     mkdir -p "$root/build/obj"
-    for folder in common labs tests; do [[ -d ${BUILD:-build}/obj/$folder ]] && cp -a "${BUILD:-build}/obj/$folder" "$root/build/obj/"; done
+    for folder in common labs tests grading; do [[ -d ${BUILD:-build}/obj/$folder ]] && cp -a "${BUILD:-build}/obj/$folder" "$root/build/obj/"; done
 fi
 # handout-commands.sh runs every handout command in an unpacked tarball already: not again here.
 (cd "$root" && TEST_SKIP=handout-commands.sh TEST_SKIP_WHY="grading-dist.sh: the course's handout-commands.sh runs them in a tarball" \
