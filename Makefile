@@ -47,8 +47,11 @@ $(BUILD)/obj/%.cpp.o: %.cpp
 objects = $(patsubst %,$(BUILD)/obj/%.o,$(1))
 link = $(NVCC) $(GENCODE) $(1) -o $@ -L$(CUDA_HOME)/lib64
 
-# The helpers, without the main() of the tools built from them (make limits, mk/arch.mk).
-COMMON_OBJ := $(call objects,$(filter-out common/gpu_limits_main.cpp common/arch_check_main.cpp,$(wildcard common/*.cpp common/*.cu)))
+# The helpers, without the main() of the tools built from them (make limits, mk/arch.mk), and
+# without the manifest reader: the grader, the architecture check and the tests read manifests,
+# a lab's program never does (make passes it what the manifest says).
+MANIFEST_OBJ := $(call objects,common/manifest.cpp)
+COMMON_OBJ := $(filter-out $(MANIFEST_OBJ),$(call objects,$(filter-out common/gpu_limits_main.cpp common/arch_check_main.cpp,$(wildcard common/*.cpp common/*.cu))))
 
 # --- per-lab rules ------------------------------------------------------------------
 # $(call lab_sources,LAB): the driver's files, i.e. every source in labs/LAB except the
@@ -121,7 +124,7 @@ test_sources = $(wildcard tests/$(1)/*.cpp tests/$(1)/*.cu) tests/catch_main.cpp
 LABS_WITH_SOLUTION := $(foreach lab,$(LABS),$(if $(wildcard solutions/$(lab)/.),$(lab)))
 
 define test_rules
-$(BUILD)/tests/$(1): $(call objects,$(call test_sources,$(1))) $(COMMON_OBJ)
+$(BUILD)/tests/$(1): $(call objects,$(call test_sources,$(1))) $(COMMON_OBJ) $(MANIFEST_OBJ)
 	@mkdir -p $$(@D)
 	$$(call link,$$^ $(CATCH2_LIBS) $(if $(filter $(1),$(LABS)),$(call manifest,$(1),libraries)))
 endef

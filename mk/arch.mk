@@ -21,7 +21,7 @@ endef
 $(foreach arch,$(PORTABLE_ARCHS),$(eval $(call arch_rules,$(arch))))
 
 ARCH_CHECK := $(BUILD)/bin/arch-check
-$(ARCH_CHECK): $(call objects,common/arch_check_main.cpp) $(COMMON_OBJ)
+$(ARCH_CHECK): $(call objects,common/arch_check_main.cpp) $(COMMON_OBJ) $(MANIFEST_OBJ)
 	@mkdir -p $(@D)
 	$(call link,$^)
 test-build: $(ARCH_CHECK)

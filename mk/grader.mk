@@ -13,7 +13,7 @@ GRADER := $(BUILD)/bin/grader
 # The grader's sources and its tests include the grader's headers by name.
 $(BUILD)/obj/grading/%: CPPFLAGS += -Igrading
 
-$(GRADER): $(call objects,grading/grader_main.cpp $(GRADER_LIB)) $(COMMON_OBJ)
+$(GRADER): $(call objects,grading/grader_main.cpp $(GRADER_LIB)) $(COMMON_OBJ) $(MANIFEST_OBJ)
 	@mkdir -p $(@D)
 	$(call link,$^)
 
