@@ -32,7 +32,11 @@ build_template() {
     local lab=$1 key sources folder
     mapfile -t sources < <(template_sources "$lab")
     local starters=(${LAB_FILES[$lab]})
-    key=$(cd "$REPO" && content_key "$CUDA_ARCH $($NVCC --version | tail -1) $(${CXX:-g++} --version | head -1)" \
+    # The key: the compilers, the sources, and this file's recipe (a cached template made by an
+    # older recipe is not reused).
+    local recipe
+    recipe=$(sha256sum <"${BASH_SOURCE[0]}") || die "cannot read ${BASH_SOURCE[0]}"
+    key=$(cd "$REPO" && content_key "$CUDA_ARCH $($NVCC --version | tail -1) $(${CXX:-g++} --version | head -1) $recipe" \
         "${sources[@]}" "${starters[@]/#/$(starter_folder "$lab")/}")
     folder=$PRIVATE/templates/$lab-$key
     TEMPLATE[$lab]=$folder
