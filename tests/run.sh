@@ -109,8 +109,9 @@ collect() {
     done
 }
 
-jobs_max=${TEST_JOBS:-$(nproc)}
-((jobs_max >= 3)) || jobs_max=3
+cpus=$(nproc)
+jobs_max=${TEST_JOBS:-$((cpus > 3 ? cpus : 3))}
+[[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "TEST_JOBS must be a positive number, not '$jobs_max'"; exit 2; }
 alone=()
 for script in tests/scripts/*.sh; do
     [[ -f $script ]] || continue
