@@ -1,6 +1,6 @@
 // Lab 3: Floyd-Warshall, the reference solution (same interface as labs/lab3/floyd.cu).
 //
-// fw_1d and fw_2d: one thread per element, one launch per k, the plain kernels of seed 001
+// fw_1d and fw_2d: one thread per element, one launch per k, the plain kernels of the student report
 // (every element read and written at every step: bound by memory bandwidth; storing only the
 // improvements is faster, and left to the students to measure). fw_blocked: 64 x 64 tiles, 16 x 16
 // threads a block and 4 x 4 elements a thread; phase 3 (almost all the work) keeps its 16
@@ -31,7 +31,7 @@ __device__ __forceinline__ int add_min(int a, int b, int c) {
 }  // namespace
 
 // ---------------------------------------------------------------------------------
-// Part 1: 1D blocks, one thread per element, as seed 001 wrote it. Row k and column k do not
+// Part 1: 1D blocks, one thread per element, as the student report wrote it. Row k and column k do not
 // change in step k (dist[k][k] = 0): their threads have nothing to do, and skipping them means
 // no thread writes what another reads in the same step.
 __global__ void fw_1d_kernel(int* dist, int n, int k) {

@@ -1,13 +1,14 @@
 // Lab 5: the reduction ladder. Reference solution (same interface as labs/lab5/reduce.cu).
 //
-// Rungs 1-9 are the kernels of seed 004 (Professional CUDA C Programming, chapter 3), corrected
-// for today's GPUs: every rung handles any n (the seed's unrolled kernels drop the elements of
-// a last group that is not full, and its trees read past the end of a last block that is not
-// full), no thread leaves before a barrier the others wait at, and the last warp's steps are
-// ordered by __syncwarp() (the seed's `volatile` idiom relied on the 32 lanes of a warp running
-// in step, which independent thread scheduling no longer promises). They reduce in place in
-// global memory, as the seed's do: the driver restores the input before every run.
-// Rungs 10 and 11 go beyond the seed: warp shuffles, then one grid-stride launch with 16-byte
+// Rungs 1-9 are the kernels of the student report (Professional CUDA C Programming, chapter 3,
+// run on a Tesla P100), corrected for today's GPUs: every rung handles any n (the report's
+// unrolled kernels drop the elements of a last group that is not full, and its trees read past
+// the end of a last block that is not full), no thread leaves before a barrier the others wait
+// at, and the last warp's steps are ordered by __syncwarp() (the report's `volatile` idiom
+// relied on the 32 lanes of a warp running in step, which independent thread scheduling no
+// longer promises). They reduce in place in global memory, as the report's do: the driver
+// loads each run's own input before it.
+// Rungs 10 and 11 go beyond the report: warp shuffles, then one grid-stride launch with 16-byte
 // loads that reads the input once, at the speed of the memory (the goal: CUB's).
 #include <algorithm>
 
@@ -91,7 +92,7 @@ __global__ void interleaved_kernel(double* g_idata, double* g_odata, unsigned in
 // ---------------------------------------------------------------------------------------------
 // Rungs 4-6: a block first adds K neighbouring blocks' worth of values (each thread K values,
 // blockDim apart: coalesced), into the first blockDim of them, then reduces those as rung 3.
-// A last group that is not full still adds every value it has (the seed's `if (idx + (K-1) *
+// A last group that is not full still adds every value it has (the report's `if (idx + (K-1) *
 // blockDim.x < n)` without an `else` drops them).
 template <int K>
 __device__ __forceinline__ void add_group(double* g_idata, unsigned int first, unsigned int n) {
@@ -123,7 +124,7 @@ __global__ void unrolling_kernel(double* g_idata, double* g_odata, unsigned int 
 // ---------------------------------------------------------------------------------------------
 // Rungs 7-9: the last 64 values of a block reduced by its first warp alone, without
 // __syncthreads(). Since Volta every thread has its own program counter (independent thread
-// scheduling): the lanes of a warp may run apart, so the seed's
+// scheduling): the lanes of a warp may run apart, so the report's
 //     volatile double* v = idata; v[tid] += v[tid + 32]; v[tid] += v[tid + 16]; ...
 // can read v[tid + 16] after lane tid + 16 has already updated it. `volatile` only stops the
 // compiler from keeping values in registers; it orders nothing between lanes. __syncwarp()

@@ -1,7 +1,7 @@
 // Lab 6 reference solution: bitonic and odd-even merge sort of batches of (key, value) pairs.
 // Same interface as the starter (labs/lab6/sort.h).
 //
-// Choices, against the seed's sample (one pair per thread in shared memory, one launch per
+// Choices, against the student report's sample (one pair per thread in shared memory, one launch per
 // global stride), each for the benchmark goals of the handout:
 //  - a key and its value travel as one 64-bit word, key in the high half: one compare and one
 //    swap move both, and comparing the words orders by key (equal keys by value, which is
@@ -15,10 +15,10 @@
 //    two passes (its strides >= 8192, up to 8 a pass, then 4096 .. 1), instead of one pass per
 //    three global strides plus one per merge: 15 passes at 2^20 instead of 33. Why and how:
 //    above the big tile kernels.
-// Odd-even merge sort keeps the seed's structure (every step in shared memory, one launch per
+// Odd-even merge sort keeps the student report's structure (every step in shared memory, one launch per
 // global stride): its later comparators pair i with i + s where i has bit s set, not i ^ s, so
 // neither the register layout nor the strides-in-one-pass grouping above applies, and its
-// comparators below stride 1024 cross the tiles' borders (the seed's own comment): every
+// comparators below stride 1024 cross the tiles' borders (the sample's own comment): every
 // merge step of a long array is a pass over memory. The handout's table shows what that costs.
 #include "sort.h"
 
@@ -394,7 +394,7 @@ void launch_bitonic_merge_big_tile(const SortProblem& p, Launcher& launch, unsig
 }
 
 // ---------------------------------------------------------------------------------------------
-// Odd-even merge sort (the seed's oddEvenMergeSortShared and oddEvenMergeGlobal, packed).
+// Odd-even merge sort (the sample's oddEvenMergeSortShared and oddEvenMergeGlobal, packed).
 
 // Comparator c of one odd-even step (size, stride s), c in [0, total / 2): the first step of a
 // merge (s == size / 2) compares (pos, pos + s); the later ones compare (pos - s, pos) except in

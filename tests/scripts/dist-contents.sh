@@ -3,7 +3,8 @@
 # guide (handouts/instructor/), no instructor-only block of the Markdown files, and no student-
 # visible file that refers to a document the tarball does not contain:
 #   - the source reports the labs were written from, by number or as "the seed" (the course
-#     quotes them and names them by what they are; --seed, the random seed option, stays);
+#     quotes them and names them by what they are; --seed, the random seed option, stays), in
+#     the tarball and in the reference solutions, which students get after the deadline;
 #   - the instructor guides, the course's design notes (COURSE.md, seeds/);
 #   - in the handouts, the README and the labs' files: a path under solutions/, grading/ or
 #     handouts/instructor/, or any other path the tarball lacks.
@@ -39,6 +40,12 @@ mapfile -d '' texts < <(cd "$root" && find . -type f ! -name '*.png' -print0)
 report_refs=$(cd "$root" && python3 "$OLDPWD/tests/scripts/lib/handouts.py" source-reports "${texts[@]}")
 check "no file names a source report as a seed (fix each line below)" test -z "$report_refs"
 [[ -n $report_refs ]] && indent "$(head -40 <<<"$report_refs")"
+# The reference solutions are not in the tarball, but a course hands them out after the
+# deadline: they name the source reports by what they are too.
+mapfile -t solution_files < <(git ls-files solutions)
+solution_refs=$(python3 tests/scripts/lib/handouts.py source-reports "${solution_files[@]}")
+check "no reference solution names a source report as a seed (fix each line below)" test -z "$solution_refs"
+[[ -n $solution_refs ]] && indent "$(head -40 <<<"$solution_refs")"
 design_refs=$(cd "$root" && grep -n -E 'COURSE\.md|seeds/|handouts/instructor|[Ii]nstructor guide' "${texts[@]}" 2>/dev/null)
 check "no file refers to the instructor guides or the course's design notes" test -z "$design_refs"
 [[ -n $design_refs ]] && indent "$(head -20 <<<"$design_refs")"
