@@ -126,7 +126,7 @@ LABS_WITH_SOLUTION := $(foreach lab,$(LABS),$(if $(wildcard solutions/$(lab)/.),
 define test_rules
 $(BUILD)/tests/$(1): $(call objects,$(call test_sources,$(1))) $(COMMON_OBJ) $(MANIFEST_OBJ)
 	@mkdir -p $$(@D)
-	$$(call link,$$^ $(CATCH2_LIBS) $(if $(filter $(1),$(LABS)),$(call manifest,$(1),libraries)))
+	$$(call link,$$^ $$(CATCH2_LIBS) $(if $(filter $(1),$(LABS)),$(call manifest,$(1),libraries)))
 endef
 $(foreach dir,$(TEST_DIRS),$(eval $(call test_rules,$(dir))))
 

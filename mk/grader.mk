@@ -39,7 +39,10 @@ $(BUILD)/bin/$(1)-graded: $(call objects,$(call graded_sources,$(1))) $(COMMON_O
 	@mkdir -p $$(@D)
 	$$(call link,$$^ $(call manifest,$(1),libraries) -Xlinker --strip-all)
 $(1)-graded: $(BUILD)/bin/$(1)-graded
-.PHONY: $(1)-graded
+# Prerequisites, not a recursive make: one make per student build reads the Makefile once.
+grading-preprocess-$(1): $(patsubst %,$(BUILD)/pre/labs/$(1)/%.ii,$(call lab_student_files,$(1)))
+grading-ptx-$(1): $(patsubst %,$(BUILD)/ptx/labs/$(1)/%.ptx,$(filter %.cu,$(call lab_student_files,$(1))))
+.PHONY: $(1)-graded grading-preprocess-$(1) grading-ptx-$(1)
 endef
 $(foreach lab,$(LABS),$(eval $(call graded_rules,$(lab))))
 
@@ -51,8 +54,6 @@ $(BUILD)/pre/%.cu.ii: %.cu
 $(BUILD)/pre/%.cpp.ii: %.cpp
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 $(CPPFLAGS) $(lab_include) -E $< -o $@
-grading-preprocess-%:
-	@$(MAKE) --no-print-directory $(patsubst %,$(BUILD)/pre/labs/$*/%.ii,$(call lab_student_files,$*))
 
 # The PTX of the student files, for the first architecture built: grade.sh matches a part's
 # construct rule (forbidden_ptx) in what the compiler made, which no spelling of the source
@@ -61,8 +62,6 @@ $(BUILD)/ptx/%.cu.ptx: %.cu
 	@mkdir -p $(@D)
 	$(NVCC) -std=c++17 $(NVCCFLAGS) $(CPPFLAGS) $(lab_include) $(addprefix -Xcompiler ,$(lab_host_flags)) \
 	    -arch=compute_$(firstword $(CUDA_ARCH)) -ptx $< -o $@
-grading-ptx-%:
-	@$(MAKE) --no-print-directory $(patsubst %,$(BUILD)/ptx/labs/$*/%.ptx,$(filter %.cu,$(call lab_student_files,$*)))
 
 # The public part of the grade of your labs/LAB files (grading/self-check.sh).
 LAB_CHECKS := $(addsuffix -check,$(LABS))

@@ -205,9 +205,17 @@ check "--regrade of one student keeps the cached reference outputs" \
     bash -c "! grep -q 'reference outputs: labcpu' '$work/again.txt' && grep -qx 'good,12,12' '$out/gradebook.csv'"
 check "--regrade keeps every pseudonym" cmp -s "$work/pseudonyms-before.tsv" "$out/.grader/leaderboard-pseudonyms.tsv"
 check "--regrade ranks the same students" test "$(ranked a); $(ranked b); $(ranked c)" == "$ranked_before"
-check "gnuplot failed: the class report says so, and links no figure" bash -c \
-    "grep -qF '**The figures could not be drawn: gnuplot failed (its messages: class-report/gnuplot.log).**' '$out/class-report.md' &&
-     ! grep -qF '](class-report/' '$out/class-report.md' && ! ls '$out'/class-report/*.png 2>/dev/null"
+gnuplot_failure_reported() {
+    grep -qF '**The figures could not be drawn: gnuplot failed (its messages: class-report/gnuplot.log).**' "$out/class-report.md" &&
+        ! grep -qF '](class-report/' "$out/class-report.md" && ! ls "$out"/class-report/*.png >/dev/null 2>&1
+}
+check "gnuplot failed: the class report says so, and links no figure" gnuplot_failure_reported
+gnuplot_failure_reported || {
+    echo "      what the report says of its figures, its folder, what grade.sh said:"
+    grep -F -e 'figures' -e '](class-report/' "$out/class-report.md" | head -5 | sed 's/^/      /'
+    ls "$out/class-report" 2>&1 | sed 's/^/      /'
+    grep -i -e gnuplot -e 'class report' "$work/again.txt" | tail -5 | sed 's/^/      /'
+}
 check "on a terminal the progress line is rewritten in place" \
     grep -qF $'\r\033[Kruns: round 3/3 (sanitizers, hidden cases, scores) 1/1, 0 with failures, time left: none\r\n' "$work/again.txt"
 check "on a terminal no plain progress line is added" bash -c "! grep -q '^runs: ' '$work/again.txt'"
