@@ -216,7 +216,7 @@ load_secrets() {
 }
 
 # Every lab's plan, from its manifest through `grader plan` (which checks the manifest).
-declare -A LAB_FILES=() LAB_PARTS=() LAB_CASES=() LAB_PUBLIC_CASES=() LAB_HIDDEN_CASES=() LAB_PERF_CASES=() CASE_ARGS=() CASE_LIMIT=()
+declare -A LAB_FILES=() LAB_PARTS=() LAB_CASES=() LAB_PUBLIC_CASES=() LAB_HIDDEN_CASES=() LAB_PERF_CASES=() LAB_NEEDS_PTX=() CASE_ARGS=() CASE_LIMIT=()
 declare -A SANITIZE_CASE=() SANITIZE_TOOLS=() SHARED_FILE_NAMES=() LAB_TITLE=() REFERENCE_DIR=()
 # The manifests every grader command reads: the labs' own, or in a self-check their public
 # form (manifest_public, as the student tarball ships them), so that no hidden case is graded.
@@ -246,6 +246,7 @@ load_lab_plans() {
                 files) LAB_FILES[$lab]=$a ;;
                 parts) LAB_PARTS[$lab]=$a ;;
                 perf) LAB_PERF_CASES[$lab]=$a ;;
+                ptx) LAB_NEEDS_PTX[$lab]=$a ;;
                 case)
                     LAB_CASES[$lab]+="${LAB_CASES[$lab]:+ }$a"; CASE_LIMIT[$lab/$a]=$b; CASE_ARGS[$lab/$a]=$d
                     if [[ $c == hidden ]]; then LAB_HIDDEN_CASES[$lab]+=" $a"; else LAB_PUBLIC_CASES[$lab]+=" $a"; fi ;;

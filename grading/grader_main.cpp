@@ -117,6 +117,7 @@ int cmd_plan(int argc, char** argv) {
     for (const CasePlan& c : plan.cases)
         if (c.perf) perf_cases += (perf_cases.empty() ? "" : " ") + c.name;
     std::printf("perf\t%s\n", perf_cases.c_str());
+    std::printf("ptx\t%s\n", plan.has_construct_rules() ? "yes" : "no");
     if (!plan.sanitize_case.empty()) {
         const CasePlan* c = plan.find_case(plan.sanitize_case);
         std::printf("sanitize\t%s\t%g\t%s\t%s\n", c->name.c_str(), c->time_limit,
@@ -252,6 +253,10 @@ int cmd_scan_forbidden(int argc, char** argv) {
             std::string pre = args.text("compiled") + "/pre/labs/" + plan.lab + "/" + file + ".ii";
             std::string ptx = args.text("compiled") + "/ptx/labs/" + plan.lab + "/" + file + ".ptx";
             if (!exists(pre)) fail(exit_code::io_error, "missing preprocessed file " + pre);
+            // A rule matched in nothing would pass every submission: the PTX must be there.
+            bool cuda_file = file.size() > 3 && file.compare(file.size() - 3, 3, ".cu") == 0;
+            if (plan.has_construct_rules() && cuda_file && !exists(ptx))
+                fail(exit_code::io_error, "missing PTX " + ptx + " (the lab has construct rules)");
             compiled[file] = CompiledFile{included_headers(read_file(pre, 256 << 20)), read_file(ptx, 256 << 20)};
         }
     std::set<std::string> starter_headers;

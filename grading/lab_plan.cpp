@@ -63,6 +63,12 @@ std::vector<std::string> LabPlan::part_names() const {
     return names;
 }
 
+bool LabPlan::has_construct_rules() const {
+    for (const PartPlan& p : parts)
+        if (!p.forbidden_ptx.empty()) return true;
+    return false;
+}
+
 double LabPlan::correctness_points(const PartPlan&) const {
     double total = 0;
     for (const CasePlan& c : cases) total += c.points;

@@ -78,6 +78,8 @@ struct LabPlan {
     const CasePlan* find_case(const std::string& name) const;
     const PartPlan* find_part(const std::string& name) const;
     std::vector<std::string> part_names() const;
+    // Whether a part has a construct rule: only then does a student build make PTX to match it.
+    bool has_construct_rules() const;
     // Correctness points plus performance points; sanitizer points are only ever taken away.
     double max_points() const;
     // A part's points over every case: correctness, and performance.
