@@ -144,8 +144,6 @@ LabInfo lab0() {
         args.option("block", "B", "256", "threads per block");
         args.option("a", "A", "1.5", "the scalar a");
     };
-    lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
-        return std::make_unique<AxpyCase>(args, options);
-    };
+    lab.make_case = make_case_of<AxpyCase>;
     return lab;
 }

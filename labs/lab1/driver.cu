@@ -136,9 +136,7 @@ LabInfo lab1() {
         args.option("tile", "T", "32", "tile side for naive, tiled and dynamic: blocks of T x T threads");
         args.option("depth", "D", "8", "tiles of K the dynamic part stages per barrier");
     };
-    lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
-        return std::make_unique<MatmulCase>(args, options);
-    };
+    lab.make_case = make_case_of<MatmulCase>;
     return lab;
 }
 

@@ -474,8 +474,6 @@ LabInfo lab3() {
                                         "threads a block (8, 16 or 32)");
         args.option("cpu-max-n", "N", "2048", "time the CPU's triple loop only up to this N (0: never)");
     };
-    lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
-        return std::make_unique<FloydCase>(args, options);
-    };
+    lab.make_case = make_case_of<FloydCase>;
     return lab;
 }

@@ -356,8 +356,6 @@ LabInfo lab4() {
         args.option("height", "H", "1000", "rows of the image");
         args.option("radius", "R", "2", "the filter is (2R + 1) x (2R + 1), R from 0 to 8");
     };
-    lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
-        return std::make_unique<StencilCase>(args, options);
-    };
+    lab.make_case = make_case_of<StencilCase>;
     return lab;
 }

@@ -263,8 +263,6 @@ LabInfo lab5() {
         args.option("block", "B", "512", "threads per block: 64, 128, 256, 512 or 1024");
         args.flag("no-cpu", "leave out the CPU row (the textbook's recursion, slow for large n)");
     };
-    lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
-        return std::make_unique<ReduceCase>(args, options);
-    };
+    lab.make_case = make_case_of<ReduceCase>;
     return lab;
 }

@@ -493,8 +493,6 @@ LabInfo lab6() {
         args.option("dir", "up|down", "up", "up: ascending, down: descending");
         args.option("key-range", "K", "65536", "keys uniform in [0, K), 1 to 2^32 (the sample's 65536)");
     };
-    lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
-        return std::make_unique<SortCase>(args, options);
-    };
+    lab.make_case = make_case_of<SortCase>;
     return lab;
 }

@@ -481,9 +481,7 @@ LabInfo lab7() {
         args.option("threads", "P", "all", "OpenMP threads of the CPU parts and the OpenMP yardstick (all: every core)");
         args.option("stream", "COUNT", "16777216", "floats the streaming part reads from mapped memory (default 64 MiB)");
     };
-    lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
-        return std::make_unique<ZeroCopyCase>(args, options);
-    };
+    lab.make_case = make_case_of<ZeroCopyCase>;
     return lab;
 }
 
