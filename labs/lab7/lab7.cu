@@ -1,5 +1,5 @@
 // Lab 7 trusted driver: only what is about this lab. Seeded matrices A and B, the matmul CPU
-// reference (common/reference/), the parts of zerocopy.cu (parts.hpp) with their matrices
+// reference (common/reference/), the parts of zerocopy.cu (lab7.hpp) with their matrices
 // where each part's memory kind puts them, and two yardsticks timed in the same run: the
 // trusted OpenMP i-k-j loop for every multiply, a pinned cudaMemcpy for the streaming part.
 // Options, checking, timing, tables and result files are the shared driver core's.
@@ -21,13 +21,35 @@
 #include <vector>
 
 #include "device_buffer.hpp"
+#include "lab7.hpp"
 #include "lab_main.hpp"
 #include "openmp_yardstick.hpp"
-#include "parts.hpp"
+#include "part_table.hpp"
 #include "random_data.hpp"
 #include "random_fill.hpp"
 #include "reference/matmul_reference.hpp"
 #include "reference_hook.hpp"
+
+const std::vector<ZeroCopyPart>& zerocopy_parts() {
+    static const std::vector<ZeroCopyPart> parts = {
+        {"cpu_ijk", Memory::host, false, matmul_cpu_ijk, nullptr, nullptr},
+        {"cpu_ikj", Memory::host, false, matmul_cpu_ikj, nullptr, nullptr},
+        {"zc_naive", Memory::mapped, true, nullptr, zc_naive, nullptr},
+        {"zc_tiled", Memory::mapped, true, nullptr, zc_tiled, nullptr},
+        {"copy_naive", Memory::device_copies, true, nullptr, nullptr, copy_naive},
+        {"copy_tiled", Memory::device_copies, true, nullptr, nullptr, copy_tiled},
+        {"managed_tiled", Memory::managed, true, nullptr, managed_tiled, nullptr},
+        {"stream", Memory::stream, false, nullptr, nullptr, nullptr},
+    };
+    return parts;
+}
+
+std::vector<std::string> zerocopy_host_part_names() {
+    std::vector<std::string> names;
+    for (const ZeroCopyPart& p : zerocopy_parts())
+        if (p.memory == Memory::host) names.push_back(p.name);
+    return names;
+}
 
 namespace {
 
@@ -144,7 +166,7 @@ public:
     }
 
     PartRun part(const std::string& name) override {
-        const ZeroCopyPart& p = zerocopy_part(name);
+        const ZeroCopyPart& p = part_named(zerocopy_parts(), name);
         PartRun run;
         run.config = {p.uses_tile ? std::to_string(tile_) : "-"};
         switch (p.memory) {
@@ -312,7 +334,7 @@ private:
     static Memory memory_of(const std::string& name) {
         if (name == "openmp") return Memory::host;
         if (name == "pinned_h2d") return Memory::stream;
-        return zerocopy_part(name).memory;
+        return part_named(zerocopy_parts(), name).memory;
     }
 
     // A then B of the run, on the GPU, through addresses a kernel can write (device, mapped,
@@ -360,7 +382,7 @@ private:
 
     bool uses(Memory memory) const {
         for (const std::string& name : parts_)
-            if (zerocopy_part(name).memory == memory) return true;
+            if (part_named(zerocopy_parts(), name).memory == memory) return true;
         return false;
     }
     std::string dims() const { return std::to_string(n_) + "x" + std::to_string(n_); }
@@ -464,12 +486,14 @@ private:
     std::map<std::pair<uint64_t, bool>, Reference> matmul_references_;  // by run index and full
 };
 
+}  // namespace
+
 LabInfo lab7() {
     LabInfo lab;
     lab.name = LAB_NAME;
     lab.summary = "Runs the parts of zerocopy.cu on one case, checks them against a CPU reference and times them beside "
                   "a trusted OpenMP i-k-j run and a pinned cudaMemcpy.";
-    lab.parts = zerocopy_part_names();
+    lab.parts = part_names(zerocopy_parts());
     lab.host_parts = zerocopy_host_part_names();
     lab.host_parts.push_back("openmp");
     lab.metrics = {{"GFLOP/s", "gflops", 1e9, Metric::Bound::fp32_flops}, {"GB/s", "gbps", 1e9, Metric::Bound::memory_bytes}};
@@ -484,7 +508,3 @@ LabInfo lab7() {
     lab.make_case = make_case_of<ZeroCopyCase>;
     return lab;
 }
-
-}  // namespace
-
-int main(int argc, char** argv) { return run_lab(lab7(), argc, argv); }

@@ -1,19 +1,31 @@
 // Lab 1 trusted driver: only what is about matrices. Seeded matrices A and B (drawn afresh
 // for every run, on the GPU), the CPU
 // reference of C = A B with its error bound (common/reference/matmul_reference.hpp), the
-// parts of matmul.cu (parts.hpp) and cuBLAS SGEMM as the yardstick. Options, checking,
-// timing, tables and result files are the shared driver core's (common/lab_main.hpp).
+// parts of matmul.cu (matmul_parts(), lab1.hpp) and cuBLAS SGEMM as the yardstick. Options,
+// checking, timing, tables and result files are the shared driver core's (common/lab_main.hpp).
 #include <string>
 #include <vector>
 
 #include "cublas_sgemm.hpp"
 #include "device_buffer.hpp"
+#include "lab1.hpp"
 #include "lab_main.hpp"
-#include "parts.hpp"
+#include "part_table.hpp"
 #include "random_data.hpp"
 #include "random_fill.hpp"
 #include "reference/matmul_reference.hpp"
 #include "reference_hook.hpp"
+
+const std::vector<MatmulPart>& matmul_parts() {
+    static const std::vector<MatmulPart> parts = {
+        {"naive", true, false, [](const MatmulProblem& p, int tile, int, Launcher& l) { matmul_naive(p, tile, l); }},
+        {"tiled", true, false, [](const MatmulProblem& p, int tile, int, Launcher& l) { matmul_tiled(p, tile, l); }},
+        {"dynamic", true, true, matmul_dynamic},
+        {"coarse2", false, false, [](const MatmulProblem& p, int, int, Launcher& l) { matmul_coarse2(p, l); }},
+        {"regblock", false, false, [](const MatmulProblem& p, int, int, Launcher& l) { matmul_regblock(p, l); }},
+    };
+    return parts;
+}
 
 namespace {
 
@@ -59,7 +71,7 @@ public:
     double work() const override { return 2.0 * M_ * N_ * K_; }
 
     PartRun part(const std::string& name) override {
-        const MatmulPart& p = matmul_part(name);
+        const MatmulPart& p = part_named(matmul_parts(), name);
         PartRun run;
         run.output = "C";
         run.run = [this, &p](Launcher& launch) { p.run(problem(), tile_, depth_, launch); };
@@ -121,11 +133,13 @@ private:
     std::unique_ptr<CublasHandle> cublas_;
 };
 
+}  // namespace
+
 LabInfo lab1() {
     LabInfo lab;
     lab.name = LAB_NAME;
     lab.summary = "Runs the parts of matmul.cu on one case, checks them against a CPU reference and times them beside cuBLAS.";
-    lab.parts = matmul_part_names();
+    lab.parts = part_names(matmul_parts());
     lab.metrics = {{"GFLOP/s", "gflops", 1e9, Metric::Bound::fp32_flops}};
     lab.yardsticks = {{"cublas", "cuBLAS"}};
     lab.config_columns = {"tile", "depth"};
@@ -139,7 +153,3 @@ LabInfo lab1() {
     lab.make_case = make_case_of<MatmulCase>;
     return lab;
 }
-
-}  // namespace
-
-int main(int argc, char** argv) { return run_lab(lab1(), argc, argv); }
