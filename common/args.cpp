@@ -123,3 +123,9 @@ std::vector<std::string> split_list(const std::string& text, char separator) {
     }
     return items;
 }
+
+std::string join_list(const std::vector<std::string>& items, const std::string& separator) {
+    std::string text;
+    for (const std::string& item : items) text += (text.empty() ? "" : separator) + item;
+    return text;
+}

@@ -38,3 +38,5 @@ private:
 
 // "naive,tiled" -> {"naive", "tiled"}; empty items are dropped.
 std::vector<std::string> split_list(const std::string& text, char separator = ',');
+// The converse: {"naive", "tiled"} and ", " -> "naive, tiled".
+std::string join_list(const std::vector<std::string>& items, const std::string& separator);

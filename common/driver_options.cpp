@@ -5,18 +5,8 @@
 #include "fail.hpp"
 #include "table.hpp"
 
-namespace {
-
-std::string join(const std::vector<std::string>& words, const std::string& separator) {
-    std::string text;
-    for (const std::string& w : words) text += (text.empty() ? "" : separator) + w;
-    return text;
-}
-
-}  // namespace
-
 void declare_driver_options(ArgParser& args, const std::vector<std::string>& part_names) {
-    args.option("part", "LIST", "all", "parts to run, comma-separated: " + join(part_names, ",") + ", or all");
+    args.option("part", "LIST", "all", "parts to run, comma-separated: " + join_list(part_names, ",") + ", or all");
     args.option("reps", "R", std::to_string(driver_defaults::reps), "timed repetitions (the median is reported); 0: check only");
     args.option("warmup", "W", std::to_string(driver_defaults::warmup), "untimed runs before timing");
     args.option("seed", "S", "1", "seed of the random input data (each run draws its own inputs from it)");
@@ -44,7 +34,7 @@ void declare_driver_options(ArgParser& args, const std::vector<std::string>& par
 }
 
 std::vector<std::string> select_parts(const std::string& text, const std::vector<std::string>& known) {
-    std::string names = join(known, ", ");
+    std::string names = join_list(known, ", ");
     if (text == "all") return known;
     std::vector<std::string> chosen;
     for (const std::string& wanted : split_list(text)) {

@@ -182,5 +182,12 @@ struct LabInfo {
     std::function<std::unique_ptr<LabCase>(const ArgParser&, const DriverOptions&)> make_case;
 };
 
+// The make_case of a lab whose case reads its own options in its constructor, as every lab's
+// does: `lab.make_case = make_case_of<MatmulCase>;`.
+template <class Case>
+std::unique_ptr<LabCase> make_case_of(const ArgParser& args, const DriverOptions& options) {
+    return std::make_unique<Case>(args, options);
+}
+
 // Stops with a clear message when the GPU has fewer than `bytes` free (plus room to work).
 void require_device_memory(size_t bytes);

@@ -1,19 +1,19 @@
 // Lab 0 trusted driver: z = a x + y. Seeded x and y, uniform in [-1, 1), drawn afresh on the GPU
 // for every run of a part; the CPU reference and its bound through their hook
-// (axpy_reference.hpp, left out of the grader's builds); and the yardstick, a copy kernel
+// (reference.hpp, left out of the grader's builds); and the yardstick, a copy kernel
 // (common/copy_yardstick.cuh) moving the part's bytes, timed in the same run.
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "axpy.h"
-#include "axpy_reference.hpp"
 #include "copy_yardstick.cuh"
 #include "device_buffer.hpp"
 #include "lab0.hpp"
 #include "lab_main.hpp"
 #include "random_data.hpp"
 #include "random_fill.hpp"
+#include "reference.hpp"
 #include "reference_hook.hpp"
 #include "table.hpp"
 
@@ -144,8 +144,6 @@ LabInfo lab0() {
         args.option("block", "B", "256", "threads per block");
         args.option("a", "A", "1.5", "the scalar a");
     };
-    lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
-        return std::make_unique<AxpyCase>(args, options);
-    };
+    lab.make_case = make_case_of<AxpyCase>;
     return lab;
 }

@@ -1,4 +1,4 @@
-// Lab 1 interface between the trusted driver (driver.cu) and the file you edit
+// Lab 1 interface between the trusted driver (lab1.cu) and the file you edit
 // (matmul.cu). Do not change this file: the grader builds your matmul.cu against the
 // original.
 //

@@ -471,8 +471,6 @@ LabInfo lab2() {
         args.option("block-width", "W", "32", "threads per block along x (columns) for the naive parts");
         args.option("block-height", "H", "32", "threads per block along y (rows): naive parts; tiled parts take 16 or 32");
     };
-    lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
-        return std::make_unique<PitchedCase>(args, options);
-    };
+    lab.make_case = make_case_of<PitchedCase>;
     return lab;
 }

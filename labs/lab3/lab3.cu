@@ -2,7 +2,7 @@
 // graph.hpp reads it) or from the seeded generator; the driver builds the distance matrix the
 // parts start from and, before every run, puts that run's own graph there (the parts work in
 // place; run_graph.hpp: index 0 is the case's graph, every other run a graph of its own drawn on
-// the GPU). It checks every part exactly against the CPU reference (fw_reference.hpp): the
+// the GPU). It checks every part exactly against the CPU reference (reference.hpp): the
 // triple loop up to N = 2048, else a sample of rows by Dijkstra. Yardsticks in the same run: the
 // CPU's triple loop for the one-launch-per-k parts (skipped above --cpu-max-n), the driver's own
 // 2D kernel for the blocked part, and the CPU's loop over the matrix for the diameter. Options,
@@ -16,10 +16,10 @@
 
 #include "device_buffer.hpp"
 #include "floyd.h"
-#include "fw_reference.hpp"
 #include "graph.hpp"
 #include "lab3.hpp"
 #include "random_data.hpp"
+#include "reference.hpp"
 #include "reference_hook.hpp"
 #include "run_graph.hpp"
 #include "table.hpp"
@@ -474,8 +474,6 @@ LabInfo lab3() {
                                         "threads a block (8, 16 or 32)");
         args.option("cpu-max-n", "N", "2048", "time the CPU's triple loop only up to this N (0: never)");
     };
-    lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
-        return std::make_unique<FloydCase>(args, options);
-    };
+    lab.make_case = make_case_of<FloydCase>;
     return lab;
 }

@@ -2,7 +2,7 @@
 // uniform in [-1, 1), so of mixed signs: A, the image and the max's B (the driver's own float
 // stencil of A) drawn afresh on the GPU for every run of a part, the filter once per case; the
 // student's upload of the filter to constant memory (once per case, untimed); the CPU
-// references through their hooks (stencil_reference.hpp, left out of the grader's builds); and
+// references through their hooks (reference.hpp, left out of the grader's builds); and
 // the yardsticks, each timed in the same run and each moving the bytes of the parts it stands
 // beside: a copy kernel (common/copy_yardstick.cuh, shared with lab 2) and cudaMemcpy device to
 // device of the stencil's bytes, a copy kernel of the max's and of the image's bytes, and an
@@ -19,9 +19,9 @@
 #include "lab_main.hpp"
 #include "random_data.hpp"
 #include "random_fill.hpp"
+#include "reference.hpp"
 #include "reference_hook.hpp"
 #include "stencil.h"
-#include "stencil_reference.hpp"
 #include "table.hpp"
 
 void stencil_in_float(const float* A, size_t n, float* B) {
@@ -356,8 +356,6 @@ LabInfo lab4() {
         args.option("height", "H", "1000", "rows of the image");
         args.option("radius", "R", "2", "the filter is (2R + 1) x (2R + 1), R from 0 to 8");
     };
-    lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
-        return std::make_unique<StencilCase>(args, options);
-    };
+    lab.make_case = make_case_of<StencilCase>;
     return lab;
 }

@@ -19,6 +19,7 @@
 #include "fail.hpp"
 #include "lab5.hpp"
 #include "lab_main.hpp"
+#include "part_table.hpp"
 #include "random_data.hpp"
 #include "reference.hpp"
 #include "reference_hook.hpp"
@@ -39,18 +40,6 @@ const std::vector<ReducePart>& reduce_parts() {
         {"grid_stride", "grid-stride loop, double2 loads, one launch", false, reduce_grid_stride},
     };
     return parts;
-}
-
-const ReducePart& reduce_part(const std::string& name) {
-    for (const ReducePart& p : reduce_parts())
-        if (name == p.name) return p;
-    fail(exit_code::bad_usage, "lab5 has no part named '" + name + "'");
-}
-
-std::vector<std::string> reduce_part_names() {
-    std::vector<std::string> names;
-    for (const ReducePart& p : reduce_parts()) names.push_back(p.name);
-    return names;
 }
 
 std::vector<double> reduce_input(size_t n, uint64_t seed) {
@@ -138,7 +127,7 @@ public:
     }
 
     PartRun part(const std::string& name) override {
-        const ReducePart& p = reduce_part(name);
+        const ReducePart& p = part_named(reduce_parts(), name);
         PartRun run;
         run.output = "sum";
         run.run = [this, &p](Launcher& launch) { p.run(problem(), launch); };
@@ -255,7 +244,7 @@ LabInfo lab5() {
     lab.name = LAB_NAME;
     lab.summary = "Runs the rungs of reduce.cu on one case, checks each sum against the exact one and times it beside "
                   "CUB's DeviceReduce::Sum (and the textbook's CPU recursion).";
-    lab.parts = reduce_part_names();
+    lab.parts = part_names(reduce_parts());
     lab.metrics = {{"GB/s", "gbps", 1e9, Metric::Bound::memory_bytes}};
     lab.yardsticks = {{"cub", "CUB DeviceReduce::Sum"}, {"cpu", "the textbook's recursive pairwise sum on the CPU"}};
     lab.declare_options = [](ArgParser& args) {
@@ -263,8 +252,6 @@ LabInfo lab5() {
         args.option("block", "B", "512", "threads per block: 64, 128, 256, 512 or 1024");
         args.flag("no-cpu", "leave out the CPU row (the textbook's recursion, slow for large n)");
     };
-    lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
-        return std::make_unique<ReduceCase>(args, options);
-    };
+    lab.make_case = make_case_of<ReduceCase>;
     return lab;
 }

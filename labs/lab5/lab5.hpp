@@ -15,10 +15,9 @@ struct ReducePart {
     void (*run)(const ReduceProblem&, Launcher&);
 };
 
-// The rungs, in ladder order: the driver runs them and the tests check them from this one list.
+// The rungs, in ladder order: the driver runs them and the tests check them from this one list
+// (common/part_table.hpp looks a rung up by name).
 const std::vector<ReducePart>& reduce_parts();
-const ReducePart& reduce_part(const std::string& name);
-std::vector<std::string> reduce_part_names();
 
 // The largest n the driver takes (2^30: 8 GiB).
 constexpr long long max_reduce_n = 1ll << 30;

@@ -33,6 +33,7 @@
 #include "fail.hpp"
 #include "lab6.hpp"
 #include "lab_main.hpp"
+#include "part_table.hpp"
 #include "random_data.hpp"
 #include "random_fill.hpp"
 #include "reference.hpp"
@@ -47,18 +48,6 @@ const std::vector<SortPart>& sort_parts() {
         {"oddeven", "oddEvenMergeSortShared + oddEvenMergeGlobal", false, oddeven},
     };
     return parts;
-}
-
-const SortPart& sort_part(const std::string& name) {
-    for (const SortPart& p : sort_parts())
-        if (name == p.name) return p;
-    fail(exit_code::bad_usage, "lab6 has no part named '" + name + "'");
-}
-
-std::vector<std::string> sort_part_names() {
-    std::vector<std::string> names;
-    for (const SortPart& p : sort_parts()) names.push_back(p.name);
-    return names;
 }
 
 void check_sort_size(long long length, long long batch) {
@@ -333,7 +322,7 @@ public:
     }
 
     PartRun part(const std::string& name) override {
-        const SortPart& p = sort_part(name);
+        const SortPart& p = part_named(sort_parts(), name);
         PartRun run;
         run.output = "sorted";
         run.yardstick = batch_ == 1 ? "thrust" : "cub";
@@ -481,7 +470,7 @@ LabInfo lab6() {
     lab.name = LAB_NAME;
     lab.summary = "Runs the sorting networks of sort.cu on one batch of (key, value) arrays, checks every array exactly "
                   "and times each beside CUB's segmented sort and thrust::sort_by_key.";
-    lab.parts = sort_part_names();
+    lab.parts = part_names(sort_parts());
     lab.metrics = {{"Mkeys/s", "mkeys", 1e6, Metric::Bound::none}};
     lab.yardsticks = {{"cub", "CUB DeviceSegmentedSort::SortPairs"},
                       {"thrust", "thrust::sort_by_key (one array)"},
@@ -493,8 +482,6 @@ LabInfo lab6() {
         args.option("dir", "up|down", "up", "up: ascending, down: descending");
         args.option("key-range", "K", "65536", "keys uniform in [0, K), 1 to 2^32 (the sample's 65536)");
     };
-    lab.make_case = [](const ArgParser& args, const DriverOptions& options) -> std::unique_ptr<LabCase> {
-        return std::make_unique<SortCase>(args, options);
-    };
+    lab.make_case = make_case_of<SortCase>;
     return lab;
 }

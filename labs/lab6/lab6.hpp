@@ -15,10 +15,9 @@ struct SortPart {
     void (*run)(const SortProblem&, Launcher&);
 };
 
-// The parts, in order: the driver runs them and the tests check them from this one list.
+// The parts, in order: the driver runs them and the tests check them from this one list
+// (common/part_table.hpp looks a part up by name).
 const std::vector<SortPart>& sort_parts();
-const SortPart& sort_part(const std::string& name);
-std::vector<std::string> sort_part_names();
 
 constexpr long long max_sort_length = 1ll << 26;  // one array: 512 MiB of pairs
 constexpr long long max_sort_total = 1ll << 28;   // batch x length: 32-bit indices, 2 GiB of pairs

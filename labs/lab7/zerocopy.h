@@ -1,4 +1,4 @@
-// Lab 7 interface between the trusted driver (driver.cu) and the file you edit
+// Lab 7 interface between the trusted driver (lab7.cu) and the file you edit
 // (zerocopy.cu). Do not change this file: the grader builds your zerocopy.cu against the
 // original.
 //

@@ -160,6 +160,9 @@ TEST_CASE("argument parser: values, defaults, both spellings, flags", "[args]") 
     CHECK(p.usage().find("(default 10)") != std::string::npos);
     CHECK(split_list("naive,,tiled") == std::vector<std::string>{"naive", "tiled"});
     CHECK(split_list("").empty());
+    CHECK(join_list({"naive", "tiled"}, ", ") == "naive, tiled");
+    CHECK(join_list({"naive"}, ",") == "naive");
+    CHECK(join_list({}, ",").empty());
 }
 
 // The grader puts a lab's grading.args before a case's own: the case's value must win.

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "axpy.h"
-#include "axpy_reference.hpp"
 #include "catch.hpp"
 #include "device_buffer.hpp"
 #include "exit_codes.hpp"
@@ -16,6 +15,7 @@
 #include "lab0.hpp"
 #include "lab_main.hpp"
 #include "random_data.hpp"
+#include "reference.hpp"
 
 namespace {
 

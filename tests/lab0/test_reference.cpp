@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "axpy_reference.hpp"
 #include "catch.hpp"
 #include "lab0.hpp"
 #include "random_data.hpp"
+#include "reference.hpp"
 #include "reference/matmul_reference.hpp"
 
 namespace {

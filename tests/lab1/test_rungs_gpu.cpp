@@ -13,7 +13,8 @@
 #include "device_buffer.hpp"
 #include "gpu.hpp"
 #include "launcher.cuh"
-#include "parts.hpp"
+#include "lab1.hpp"
+#include "part_table.hpp"
 #include "random_data.hpp"
 #include "reference/matmul_reference.hpp"
 
@@ -76,7 +77,7 @@ TEST_CASE("every solution part matches the CPU reference on awkward shapes", "[g
 }
 
 TEST_CASE("the launcher refuses a block over the thread limit before the GPU sees it", "[gpu][lab1]") {
-    const MatmulPart& naive = matmul_part("naive");
+    const MatmulPart& naive = part_named(matmul_parts(), "naive");
     DeviceBuffer<float> d(64 * 64);
     Launcher launch(gpu().info.prop, gpu().stream);
     MatmulProblem p{d.get(), d.get(), d.get(), 64, 64, 1};
@@ -91,6 +92,7 @@ TEST_CASE("the launcher refuses a dynamic part deeper than the shared memory all
     Launcher launch(gpu().info.prop, gpu().stream);
     MatmulProblem p{d.get(), d.get(), d.get(), 64, 64, 64};
     // 2 x 32 x (64 x 32) floats = 512 KB: more than any GPU's opt-in maximum.
-    REQUIRE_THROWS_WITH(matmul_part("dynamic").run(p, 32, 64, launch), LAB_CONTAINS("sharedMemPerBlockOptin"));
+    const MatmulPart& dynamic = part_named(matmul_parts(), "dynamic");
+    REQUIRE_THROWS_WITH(dynamic.run(p, 32, 64, launch), LAB_CONTAINS("sharedMemPerBlockOptin"));
     CHECK(launch.launches().empty());
 }

@@ -9,11 +9,11 @@
 
 #include "catch.hpp"
 #include "floyd.h"
-#include "fw_reference.hpp"
 #include "gpu_fixture.hpp"
 #include "handout_diameter.hpp"
 #include "lab3.hpp"
 #include "launch_limits.hpp"
+#include "reference.hpp"
 
 TEST_CASE("the partial buffer holds a diameter written as the handout says, at every --block the driver accepts",
           "[gpu][lab3]") {

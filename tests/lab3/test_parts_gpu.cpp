@@ -14,12 +14,12 @@
 #include "device_buffer.hpp"
 #include "exit_codes.hpp"
 #include "floyd.h"
-#include "fw_reference.hpp"
 #include "gpu.hpp"
 #include "graph.hpp"
 #include "lab3.hpp"
 #include "lab_main.hpp"
 #include "random_data.hpp"
+#include "reference.hpp"
 #include "run_graph.hpp"
 
 namespace {

@@ -10,9 +10,9 @@
 
 #include "catch.hpp"
 #include "floyd.h"
-#include "fw_reference.hpp"
 #include "graph.hpp"
 #include "lab3.hpp"
+#include "reference.hpp"
 
 namespace {
 

@@ -10,9 +10,9 @@
 
 #include "catch.hpp"
 #include "floyd.h"
-#include "fw_reference.hpp"
 #include "graph.hpp"
 #include "random_data.hpp"
+#include "reference.hpp"
 #include "run_graph.hpp"
 
 namespace {

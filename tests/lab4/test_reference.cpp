@@ -8,10 +8,10 @@
 #include "catch.hpp"
 #include "lab4.hpp"
 #include "random_data.hpp"
+#include "reference.hpp"
 #include "reference/matmul_reference.hpp"
 #include "reference_hook.hpp"
 #include "stencil.h"
-#include "stencil_reference.hpp"
 
 namespace {
 

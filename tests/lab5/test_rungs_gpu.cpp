@@ -16,6 +16,7 @@
 #include "gpu.hpp"
 #include "lab5.hpp"
 #include "lab_main.hpp"
+#include "part_table.hpp"
 #include "reference.hpp"
 
 namespace {
@@ -130,14 +131,14 @@ TEST_CASE("the passes and the one launch have the grids the lab describes", "[gp
     std::vector<double> x = reduce_input(n, 3);
     Buffers b(n);
     // neighbored at 512: 2048 blocks, then 4, then 1; unrolling8: 256 blocks, then 1.
-    Run neighbored = run_once(reduce_part("neighbored"), b, x, 512);
+    Run neighbored = run_once(part_named(reduce_parts(), "neighbored"), b, x, 512);
     REQUIRE(neighbored.launches.size() == 3);
     CHECK(neighbored.launches[0].grid.x == 2048);
     CHECK(neighbored.launches[2].grid.x == 1);
-    Run unrolling8 = run_once(reduce_part("unrolling8"), b, x, 512);
+    Run unrolling8 = run_once(part_named(reduce_parts(), "unrolling8"), b, x, 512);
     REQUIRE(unrolling8.launches.size() == 2);
     CHECK(unrolling8.launches[0].grid.x == 256);
-    Run grid_stride = run_once(reduce_part("grid_stride"), b, x, 512);
+    Run grid_stride = run_once(part_named(reduce_parts(), "grid_stride"), b, x, 512);
     REQUIRE(grid_stride.launches.size() == 1);
     CHECK(grid_stride.launches[0].grid.x >= unsigned(gpu().info.prop.multiProcessorCount));
     CHECK(grid_stride.launches[0].grid.x <= partial_capacity(n));

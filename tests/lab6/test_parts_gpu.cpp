@@ -17,6 +17,7 @@
 #include "gpu.hpp"
 #include "lab6.hpp"
 #include "lab_main.hpp"
+#include "part_table.hpp"
 #include "random_data.hpp"
 
 namespace {
@@ -76,9 +77,9 @@ TEST_CASE("the reference's bitonic sorts tiles of 8192 and merges each longer si
     // Length 2^20 = 2^13 x 2^7: one pass sorts the runs of 8192 in shared memory; each of the 7
     // longer sizes takes one pass for its strides of 8192 and up, one for 4096 .. 1: 15 launches.
     SortInput in = sort_input(1, 1 << 20, 65536, 5);
-    CHECK(run_once(sort_part("bitonic"), in, 1, 1 << 20, true).launches == 1 + 2 * 7);
+    CHECK(run_once(part_named(sort_parts(), "bitonic"), in, 1, 1 << 20, true).launches == 1 + 2 * 7);
     // The odd-even sort: the presort, then one launch per stride (11 + 12 + ... + 20).
-    CHECK(run_once(sort_part("oddeven"), in, 1, 1 << 20, true).launches == 1 + 155);
+    CHECK(run_once(part_named(sort_parts(), "oddeven"), in, 1, 1 << 20, true).launches == 1 + 155);
 }
 
 TEST_CASE("the GPU draws the pairs sort_input draws on the host, float keys too", "[gpu][lab6]") {

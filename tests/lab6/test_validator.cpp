@@ -12,6 +12,7 @@
 
 #include "catch.hpp"
 #include "lab6.hpp"
+#include "part_table.hpp"
 #include "random_data.hpp"
 #include "reference.hpp"
 
@@ -214,7 +215,7 @@ TEST_CASE("the graded output: the CPU's sorted pairs for every correct sort, dif
 }
 
 TEST_CASE("the parts: four, the one-block ones first of each network", "[lab6]") {
-    CHECK(sort_part_names() == std::vector<std::string>{"bitonic_shared", "bitonic", "oddeven_shared", "oddeven"});
-    CHECK(sort_part("bitonic_shared").one_block);
-    CHECK_FALSE(sort_part("oddeven").one_block);
+    CHECK(part_names(sort_parts()) == std::vector<std::string>{"bitonic_shared", "bitonic", "oddeven_shared", "oddeven"});
+    CHECK(part_named(sort_parts(), "bitonic_shared").one_block);
+    CHECK_FALSE(part_named(sort_parts(), "oddeven").one_block);
 }

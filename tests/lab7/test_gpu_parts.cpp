@@ -13,7 +13,7 @@
 #include "compare.hpp"
 #include "device_buffer.hpp"
 #include "gpu.hpp"
-#include "parts.hpp"
+#include "lab7.hpp"
 #include "random_data.hpp"
 #include "reference/matmul_reference.hpp"
 

@@ -1,4 +1,4 @@
-#include "stencil_reference.hpp"
+#include "reference.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "axpy_reference.hpp"
+#include "reference.hpp"
 
 #include <cmath>
 

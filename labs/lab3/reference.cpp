@@ -1,4 +1,4 @@
-#include "fw_reference.hpp"
+#include "reference.hpp"
 
 #include <algorithm>
 
