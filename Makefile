@@ -8,12 +8,14 @@ SHELL := bash
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
 
-include mk/cuda.mk mk/manifest.mk mk/catch2.mk
+include mk/cuda.mk mk/catch2.mk
 
 LABS  := $(sort $(patsubst labs/%/manifest,%,$(wildcard labs/*/manifest)))
 IMPL  ?= student
 BUILD ?= build
 ARGS  ?=
+
+include mk/manifest.mk
 
 ifeq ($(filter $(IMPL),student solution),)
 $(error IMPL must be student or solution, not '$(IMPL)')

@@ -12,6 +12,21 @@ manifest_value() {
 # manifest_get LAB KEY: the value of KEY in labs/LAB/manifest.
 manifest_get() { manifest_value "labs/$1/manifest" "$2"; }
 
+# manifest_make_vars LAB...: every key of each lab's manifest as a make assignment,
+# `manifest.LAB.KEY := VALUE`, the value as manifest_value reads it, with make's $ and #
+# escaped (mk/manifest.mk includes them).
+manifest_make_vars() {
+    local lab
+    for lab in "$@"; do
+        awk -v lab="$lab" 'match($0, /^[[:space:]]*[A-Za-z0-9._-]+[[:space:]]*=/) {
+            key = substr($0, 1, RLENGTH - 1); gsub(/[[:space:]]/, "", key)
+            value = substr($0, RLENGTH + 1); sub(/^[[:space:]]+/, "", value); sub(/[[:space:]]+$/, "", value)
+            gsub(/\$/, "$$", value); gsub(/#/, "\\#", value)
+            print "manifest." lab "." key " := " value
+        }' "labs/$lab/manifest" || return 1
+    done
+}
+
 # manifest_keys FILE PREFIX: the keys that start with PREFIX, in the order of the file.
 manifest_keys() {
     sed -n 's/^[[:space:]]*\([A-Za-z0-9._-]*\)[[:space:]]*=.*/\1/p' "$1" | grep -F -- "$2" | grep -E "^${2//./\\.}" || true

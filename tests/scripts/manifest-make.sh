@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# make's view of the manifests (mk/manifest.mk: every lab's keys read at once into
+# $(BUILD)/manifests.mk) is the shell reader's (mk/manifest.sh, manifest_value, blanks collapsed
+# as make's $(strip) does): for the keys make reads, and for every value holding a character
+# make would take for its own ($ # \ and quotes).
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
+source mk/manifest.sh
+BUILD=${BUILD:-build}
+work=$(mktemp -d /tmp/manifest-make-test.XXXXXX)
+trap 'rm -rf -- "$work"' EXIT
+
+make_keys="student_files reference_files libraries time_limit run.default run.toolchain bench.args host_flags sanitize.case"
+for manifest in labs/*/manifest; do
+    lab=${manifest#labs/} lab=${lab%/manifest}
+    keys=$(for key in $make_keys; do echo "$key"; done
+        echo "case.$(manifest_value "$manifest" sanitize.case).args"
+        sed -n 's/^[[:space:]]*\([A-Za-z0-9._-]*\)[[:space:]]*=.*[$#\\"'"'"'].*/\1/p' "$manifest")
+    for key in $(sort -u <<<"$keys"); do
+        printf '%s\t%s\t%s\n' "$lab" "$key" "$(manifest_value "$manifest" "$key" | tr -s '[:space:]' ' ' | sed 's/^ //; s/ $//')" >>"$work/shell.tsv"
+        printf '\t$(info %s\t%s\t$(call manifest,%s,%s))\n' "$lab" "$key" "$lab" "$key" >>"$work/show.mk"
+    done
+done
+# Printed by a recipe: make has remade $(BUILD)/manifests.mk, if it had to, before it runs one.
+sed -i '1i manifest-values:' "$work/show.mk"
+make -s --no-print-directory BUILD="$BUILD" -f Makefile -f "$work/show.mk" manifest-values >"$work/make.tsv" 2>&1
+check "make reads the manifests as the shell reader does ($(wc -l <"$work/shell.tsv") keys, $(grep -c '[$#\\]' "$work/shell.tsv") with \$, # or \\)" \
+    cmp -s "$work/shell.tsv" "$work/make.tsv"
+cmp -s "$work/shell.tsv" "$work/make.tsv" || diff "$work/shell.tsv" "$work/make.tsv" | head -10
+
+# A changed manifest is read again: make remakes $(BUILD)/manifests.mk before it reads a value.
+mkdir -p "$work/course"
+cp -rp Makefile mk common "$work/course/" && mkdir -p "$work/course/labs/demo" && cp -p labs/MANIFEST.md "$work/course/labs/"
+printf 'title = Demo\nstudent_files = a.cu\n' >"$work/course/labs/demo/manifest"
+printf 'show:\n\t@echo "files: $(call manifest,demo,student_files)"\n' >"$work/show-demo.mk"
+first=$(make -s -C "$work/course" --no-print-directory -f Makefile -f "$work/show-demo.mk" show 2>&1)
+sleep 1 && sed -i 's/a\.cu/b.cu/' "$work/course/labs/demo/manifest"
+second=$(make -s -C "$work/course" --no-print-directory -f Makefile -f "$work/show-demo.mk" show 2>&1)
+check "a changed manifest is read again ($first, then $second)" test "$first/$second" == "files: a.cu/files: b.cu"
+finish
