@@ -4,10 +4,11 @@
 #   - each Catch2 binary in $BUILD/tests (one per folder of tests/); where no CUDA device
 #     is usable, tests tagged [gpu] are left out and counted as skipped, never as passed;
 #   - each script tests/scripts/*.sh: exit 0 passes, 77 is skipped (it says why), else fails.
-#     They run TEST_JOBS at a time (default: the number of CPUs, at least 3: much of their time
-#     is spent waiting on time limits, sandboxes and compilers), each reported with its wall
-#     time as it ends; a script whose first lines hold "# test: alone" (one that times GPU
-#     work, whose numbers another test's load would skew) runs after them, by itself.
+#     They run TEST_JOBS at a time (default: the number of CPUs, at least 4: much of their time
+#     is spent waiting on time limits, sandboxes and compilers), the long ones ("# test: long")
+#     first, each reported with its wall time as it ends; a script whose first lines hold
+#     "# test: alone" (one that times GPU work, whose numbers another test's load would skew)
+#     runs after them, by itself.
 #     TEST_LOGS=DIR keeps each script's log in DIR/NAME.log. TEST_SKIP="a.sh b.sh" leaves those
 #     out, counted as skipped, with TEST_SKIP_WHY as the reason (a test that already ran them).
 # Counts are test cases. The exit status is 0 only when nothing failed.
@@ -110,10 +111,13 @@ collect() {
 }
 
 cpus=$(nproc)
-jobs_max=${TEST_JOBS:-$((cpus > 3 ? cpus : 3))}
+jobs_max=${TEST_JOBS:-$((cpus > 4 ? cpus : 4))}
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "TEST_JOBS must be a positive number, not '$jobs_max'"; exit 2; }
 alone=()
-for script in tests/scripts/*.sh; do
+# The long scripts (a "# test: long" line among their first) start first, so that none of them
+# is left running alone at the end while the cores idle.
+scripts=($(grep -l '^# test: long' tests/scripts/*.sh) $(grep -L '^# test: long' tests/scripts/*.sh))
+for script in "${scripts[@]}"; do
     [[ -f $script ]] || continue
     if [[ " ${TEST_SKIP-} " == *" ${script##*/} "* ]]; then
         skipped=$((skipped + 1))

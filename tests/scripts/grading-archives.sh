@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: long (it grades classes or runs the handouts: started first)
 # Archives as students make them: the CPU test lab's solution (tests/grading/fixtures/labcpu)
 # packed by Python's zipfile.writestr, by Windows, by the macOS Finder (with __MACOSX/), by
 # `zip -r`, by GNU tar and by bsdtar (plain, and pax with macOS `._` files) scores exactly what

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: long (it grades classes or runs the handouts: started first)
 # Hostile submissions, each attack performed for real on the CPU test lab
 # (tests/grading/fixtures/labcpu) with grade.sh, and each must score 0 or be refused with a
 # clear line in the student's feedback:

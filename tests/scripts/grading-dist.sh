@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: long (it grades classes or runs the handouts: started first)
 # `make dist`: the student tarball holds no solutions, no grader, no hidden case and no
 # reference output; and, unpacked on its own, it passes its own test command (make test,
 # README.md) as a student would run it: here without a GPU, so its GPU tests are skipped.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: long (it grades classes or runs the handouts: started first)
 # grading/grade.sh end to end without a GPU, on a test lab whose parts are CPU functions
 # (tests/grading/fixtures/labcpu): reference outputs made and cached, every case run in the
 # sandbox, parts left without a record run again on their own, the checker, the performance

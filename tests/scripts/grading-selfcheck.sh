@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: long (it grades classes or runs the handouts: started first)
 # make labN-check (grading/self-check.sh, grade.sh --self-check) without a GPU, on the CPU test
 # lab (tests/grading/fixtures/labcpu): for a few students (the solution, the starter, a wrong
 # part, a part that crashes the process) its public points equal those grade.sh gives the same

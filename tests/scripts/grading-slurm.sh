@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: long (it grades classes or runs the handouts: started first)
 # grade.sh --slurm on a one-node Slurm cluster that this test starts itself, with the CPU test
 # lab (tests/grading/fixtures/labcpu). Debian's slurm-wlm and munge, no systemd: munged,
 # slurmctld and slurmd run from a scratch folder on ports of their own, and the node's two

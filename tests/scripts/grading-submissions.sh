@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: long (it grades classes or runs the handouts: started first)
 # grading/grade.sh end to end on what needs no GPU: every accepted layout is found and built;
 # a compile error scores zero with the compiler's message in the feedback; malformed
 # submissions (empty archives, `..` paths, links, a missing or misnamed file, an unknown

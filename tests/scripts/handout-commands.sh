@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test: long (it grades classes or runs the handouts: started first)
 # Every command the handouts and the README show works where they ship: in the course (a copy
 # of this working tree) and in the student tarball (make dist, unpacked), both on this build's
 # binaries (tests/scripts/lib/run_handout_commands.py runs them; handouts.py reads them):
