@@ -8,6 +8,8 @@ cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
 source mk/manifest.sh
 BUILD=${BUILD:-build}
+# Its own makes, not a parent's sub-makes (make test runs it): no jobserver, no directory lines.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 work=$(mktemp -d /tmp/manifest-make-test.XXXXXX)
 trap 'rm -rf -- "$work"' EXIT
 
