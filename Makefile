@@ -58,7 +58,7 @@ COMMON_OBJ := $(filter-out $(MANIFEST_OBJ),$(call objects,$(filter-out common/gp
 # --- per-lab rules ------------------------------------------------------------------
 # $(call lab_sources,LAB): the driver's files, i.e. every source in labs/LAB except the
 # student files, and the shared CPU references it names (reference_files under common/);
-# driver.cu holds main() and is left out of the test binaries.
+# driver.cpp holds main() and is left out of the test binaries.
 lab_student_files = $(call manifest,$(1),student_files)
 lab_sources = $(filter-out $(addprefix labs/$(1)/,$(call lab_student_files,$(1))),$(wildcard labs/$(1)/*.cu labs/$(1)/*.cpp)) \
               $(filter common/%,$(call manifest,$(1),reference_files))
@@ -121,14 +121,24 @@ limits: $(BUILD)/bin/gpu-limits
 # lab's CPU reference and, on a GPU, every solution rung.
 TEST_DIRS := $(sort $(patsubst tests/%/,%,$(dir $(wildcard tests/*/*.cpp tests/*/*.cu))))
 test_sources = $(wildcard tests/$(1)/*.cpp tests/$(1)/*.cu) tests/catch_main.cpp \
-    $(if $(filter $(1),$(LABS)),$(filter-out labs/$(1)/driver.cu,$(call lab_sources,$(1))) $(call lab_impl_sources,$(1),solution))
+    $(if $(filter $(1),$(LABS)),$(filter-out labs/$(1)/driver.cpp,$(call lab_sources,$(1))) $(call lab_impl_sources,$(1),solution))
 # The student distribution has no solutions/: its labs build and test the student side only.
 LABS_WITH_SOLUTION := $(foreach lab,$(LABS),$(if $(wildcard solutions/$(lab)/.),$(lab)))
+
+# Catch2's header, compiled once (GCC's precompiled header, CATCH_PCH.gch) and included first
+# in every test .cpp: its text was most of each test file's compile, 36 times over.
+CATCH_PCH := $(BUILD)/pch/catch.hpp
+$(CATCH_PCH).gch: tests/catch.hpp
+	@mkdir -p $(@D)
+	cp $< $(CATCH_PCH)
+	$(CXX) -std=c++17 $(CXXFLAGS) $(WARNINGS) $(CPPFLAGS) -x c++-header $(CATCH_PCH) -o $@
 
 define test_rules
 $(BUILD)/tests/$(1): $(call objects,$(call test_sources,$(1))) $(COMMON_OBJ) $(MANIFEST_OBJ)
 	@mkdir -p $$(@D)
 	$$(call link,$$^ $$(CATCH2_LIBS) $(if $(filter $(1),$(LABS)),$(call manifest,$(1),libraries)))
+$(call objects,$(wildcard tests/$(1)/*.cpp)): $(CATCH_PCH).gch
+$(call objects,$(wildcard tests/$(1)/*.cpp)): CPPFLAGS += -include $(CATCH_PCH)
 endef
 $(foreach dir,$(TEST_DIRS),$(eval $(call test_rules,$(dir))))
 

@@ -8,7 +8,7 @@ namespace {
 // The trusted objects: the driver's main, its CPU reference, an inline timer helper from a
 // shared header (weak), and what the driver calls: the student's rung (the interface), a CUDA
 // event call and the C++ clock.
-const char* const trusted_nm = "driver.cu.o:\n"
+const char* const trusted_nm = "driver.cpp.o:\n"
                                "main T 30 48\n"
                                "_Z16matmul_referenceRK13MatmulProblem T 100 2f0\n"
                                "_Z6medianSt6vectorIfSaIfEE W 0 90\n"
