@@ -447,9 +447,10 @@ score_student_lab() {
     fi
     local timing=(--timing "$PRIVATE/timing/$RUN_ID/$lab/gpu$gpu")
     [[ $SELF_CHECK == yes ]] && self_check_timing "$lab"
-    "$GRADER" score --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" \
-        --reference "${REFERENCE_DIR[$lab]:-$PRIVATE/reference/none}" \
-        "${timing[@]}" >>"$LOG_FILE" 2>&1 || return 1
+    local scored
+    scored=$("$GRADER" score --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" \
+        --reference "${REFERENCE_DIR[$lab]:-$PRIVATE/reference/none}" "${timing[@]}" 2>>"$LOG_FILE") || return 1
+    log "score $id $scored"
     state=$(field_of "$dir/score.tsv" state)
     if [[ $state == graded || $state == malformed || $state == build-failed ]]; then
         touch "$dir/done"
