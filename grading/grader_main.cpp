@@ -1,6 +1,6 @@
 // grading/bin: the C++ half of the grader (grading/README.md). grading/grade.sh runs the
 // builds and the sandboxed cases; this tool decides and reports:
-//   plan, unrecorded, ledger, scan-includes, scan-build, scan-symbols, scan-forbidden, headers,
+//   plan, ledger, scan-includes, scan-build, scan-symbols, scan-forbidden, headers,
 //   check-reference, checked-runs, compact-reference, check, score, report, gradebook,
 //   similarity, class-report, leaderboard, gpus.
 // Every command reads the lab's manifest through common/manifest.cpp.
@@ -142,17 +142,6 @@ int cmd_plan(int argc, char** argv) {
     return 0;
 }
 
-int cmd_unrecorded(int argc, char** argv) {
-    ArgParser args("grader unrecorded", "Prints the parts that have no record in a run folder's results.tsv, one a line.");
-    lab_options(args);
-    args.option("run", "DIR", "", "the run folder (results.tsv)");
-    args.parse(argc, argv);
-    LabPlan plan = plan_from(args);
-    RunEvidence run = read_run(args.text("run"), plan.part_names());
-    for (const std::string& part : unrecorded_parts(run, plan.part_names())) std::printf("%s\n", part.c_str());
-    return 0;
-}
-
 // A folder and the folders above it, as mkdir -p.
 void make_folders(const std::string& path) {
     for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
@@ -192,6 +181,8 @@ int cmd_ledger(int argc, char** argv) {
         {"spend", "Adds the seconds of a run (its sandbox.tsv) to what was spent."},
         {"stops", "Records the parts a run folder says the time limit stopped on --case (and --part, run alone, when its wall clock did)."},
         {"pending", "Prints the CASE/PART pairs of --pairs still to run; each retired one gets DIR/runs/CASE/PART/not-run.txt."},
+        {"after-batch",
+         "Records the stops of batch --batch of --pairs (DIR/runs/CASE/batch-N) and prints, as pending does, the pairs it left without a record."},
         {"parts", "Prints the parts not retired, comma-separated; when none is left, writes --folder's not-run.txt and exits 1."},
         {"not-run", "Writes each of --folders' not-run.txt: the budget is spent."}};
     if (!verbs.count(verb)) {
@@ -214,9 +205,11 @@ int cmd_ledger(int argc, char** argv) {
         args.option("run", "DIR", "", "the run folder (sandbox.tsv, out/results.tsv)");
         args.option("part", "PART", "", "the part the run ran alone, if it did");
     }
-    if (verb == "pending" || verb == "parts" || verb == "not-run")
-        args.option("dir", "DIR", "", "the student x lab's folder, under which the folders below are");
-    if (verb == "pending") args.option("pairs", "LIST", "", "CASE/PART pairs, blank-separated, in the order to run");
+    const bool in_dir = verb == "pending" || verb == "after-batch" || verb == "parts" || verb == "not-run";
+    if (in_dir) args.option("dir", "DIR", "", "the student x lab's folder, under which the folders below are");
+    if (verb == "pending" || verb == "after-batch")
+        args.option("pairs", "LIST", "", "CASE/PART pairs, blank-separated, in the order to run");
+    if (verb == "after-batch") args.option("batch", "N", "1", "the batch's number");
     if (verb == "parts") args.option("folder", "FOLDER", "", "the folder to tell that no part is left");
     if (verb == "not-run") args.option("folders", "LIST", "", "folders, blank-separated");
     args.parse(argc - 1, argv + 1);
@@ -242,7 +235,7 @@ int cmd_ledger(int argc, char** argv) {
     } catch (const FormatError& e) {
         fail(exit_code::io_error, e.what());
     }
-    const std::string dir = verb == "pending" || verb == "parts" || verb == "not-run" ? args.text("dir") : "";
+    const std::string dir = in_dir ? args.text("dir") : "";
     if (verb == "wall") {
         std::vector<double> limits;
         for (const std::string& name : split_words(args.text("cases"))) limits.push_back(case_time_limit(*case_of(name), rules));
@@ -268,20 +261,30 @@ int cmd_ledger(int argc, char** argv) {
         // A part run alone that met its wall clock was stopped too, whatever it recorded.
         if (!alone.empty() && run.sandbox.outcome == "timeout") stopped.push_back(alone);
         for (const std::string& part : stopped) note_stop(ledger, part, case_name);
-    } else if (verb == "pending") {
-        std::vector<std::string> dropped;
-        for (const std::string& pair : split_words(args.text("pairs"))) {
+    } else if (verb == "pending" || verb == "after-batch") {
+        std::vector<std::string> pairs = split_words(args.text("pairs")), dropped, folders;
+        for (const std::string& pair : pairs) {
             size_t slash = pair.find('/');
-            if (slash == std::string::npos) fail(exit_code::bad_usage, "--pairs: '" + pair + "' is not CASE/PART");
-            const std::string part = pair.substr(slash + 1);
-            if (!retired(ledger, part)) {
-                std::printf("%s\n", pair.c_str());
-                continue;
-            }
-            write_not_run(dir, {"runs/" + pair}, retired_reason(ledger, part));
-            dropped.push_back("runs/" + pair);
+            if (slash == std::string::npos || !plan.find_part(pair.substr(slash + 1)))
+                fail(exit_code::bad_usage, "--pairs: '" + pair + "' is not CASE/PART");
+            case_of(pair.substr(0, slash));
         }
-        if (!dropped.empty()) std::fprintf(stderr, "retired: not run: %s\n", log_names(dir, dropped).c_str());
+        if (verb == "after-batch") {
+            std::map<std::string, RunEvidence> runs;
+            const std::string batch = batch_folder(int(args.integer("batch", 1, 1 << 20)));
+            for (const std::string& pair : pairs) {
+                const std::string case_name = pair.substr(0, pair.find('/'));
+                if (!runs.count(case_name)) runs[case_name] = read_run(dir + "/runs/" + case_name + "/" + batch, plan.part_names());
+            }
+            pairs = unrecorded_after_batch(ledger, pairs, runs, plan.part_names());
+            write_file(path, ledger_text(ledger));
+        }
+        for (const std::string& pair : not_retired(ledger, pairs, dropped)) std::printf("%s\n", pair.c_str());
+        for (const std::string& pair : dropped) {
+            write_not_run(dir, {"runs/" + pair}, retired_reason(ledger, pair.substr(pair.find('/') + 1)));
+            folders.push_back("runs/" + pair);
+        }
+        if (!folders.empty()) std::fprintf(stderr, "retired: not run: %s\n", log_names(dir, folders).c_str());
         return 0;
     } else if (verb == "parts") {
         std::vector<std::string> left;
@@ -803,7 +806,7 @@ int cmd_gpus(int argc, char** argv) {
 
 const std::map<std::string, Command>& commands() {
     static const std::map<std::string, Command> table = {
-        {"plan", cmd_plan},     {"unrecorded", cmd_unrecorded}, {"ledger", cmd_ledger},
+        {"plan", cmd_plan},     {"ledger", cmd_ledger},
         {"scan-includes", cmd_scan_includes}, {"scan-build", cmd_scan_build}, {"scan-symbols", cmd_scan_symbols},
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
         {"headers", cmd_headers},               {"compact-reference", cmd_compact_reference},

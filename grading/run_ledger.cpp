@@ -79,6 +79,44 @@ bool retired(const RunLedger& ledger, const std::string& part) {
     return it != ledger.stopped_on.end() && it->second.size() >= size_t(kRetireAfter);
 }
 
+namespace {
+std::pair<std::string, std::string> case_and_part(const std::string& pair) {
+    size_t slash = pair.find('/');
+    if (slash == std::string::npos) return {pair, ""};
+    return {pair.substr(0, slash), pair.substr(slash + 1)};
+}
+}  // namespace
+
+std::vector<std::string> not_retired(const RunLedger& ledger, const std::vector<std::string>& pairs,
+                                     std::vector<std::string>& dropped) {
+    std::vector<std::string> kept;
+    for (const std::string& pair : pairs) (retired(ledger, case_and_part(pair).second) ? dropped : kept).push_back(pair);
+    return kept;
+}
+
+std::vector<std::string> unrecorded_after_batch(RunLedger& ledger, const std::vector<std::string>& pairs,
+                                                const std::map<std::string, RunEvidence>& runs,
+                                                const std::vector<std::string>& part_names) {
+    // Each case's stops in the order its cases ran, as the retirement's reason lists them.
+    std::map<std::string, std::vector<std::string>> unrecorded;
+    for (const std::string& pair : pairs) {
+        const std::string case_name = case_and_part(pair).first;
+        auto run = runs.find(case_name);
+        if (run == runs.end() || unrecorded.count(case_name)) continue;
+        for (const std::string& part : stopped_parts(run->second, part_names)) note_stop(ledger, part, case_name);
+        unrecorded[case_name] = unrecorded_parts(run->second, part_names);
+    }
+    std::vector<std::string> left;
+    for (const std::string& pair : pairs) {
+        auto [case_name, part] = case_and_part(pair);
+        auto it = unrecorded.find(case_name);
+        // A case without a run folder recorded nothing.
+        if (it == unrecorded.end() || std::find(it->second.begin(), it->second.end(), part) != it->second.end())
+            left.push_back(pair);
+    }
+    return left;
+}
+
 std::string retired_reason(const RunLedger& ledger, const std::string& part) {
     auto it = ledger.stopped_on.find(part);
     std::vector<std::string> cases = it == ledger.stopped_on.end() ? std::vector<std::string>{} : it->second;

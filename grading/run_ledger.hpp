@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "lab_plan.hpp"
+#include "run_evidence.hpp"
 
 // Three, like the budget's three longest runs: a part that hangs on a couple of sizes only still
 // earns the cases it passes, and one that never ends stops costing its time limit on each case.
@@ -54,6 +55,17 @@ void spend(RunLedger& ledger, double seconds);
 // Records that the time limit stopped `part` on `case_name`; false when that case was counted.
 bool note_stop(RunLedger& ledger, const std::string& part, const std::string& case_name);
 bool retired(const RunLedger& ledger, const std::string& part);
+
+// What is left to run of `pairs` ("CASE/PART", in the order to run): those whose part is not
+// retired; `dropped` gets the others.
+std::vector<std::string> not_retired(const RunLedger& ledger, const std::vector<std::string>& pairs,
+                                     std::vector<std::string>& dropped);
+// After a batch ran `pairs`: records the parts each case's run (`runs`, by case) says the time
+// limit stopped, case by case in the order of `pairs`, and returns the pairs that run left without a record, in order: the part it was
+// running when it died, which runs again on its own, and those after it.
+std::vector<std::string> unrecorded_after_batch(RunLedger& ledger, const std::vector<std::string>& pairs,
+                                                const std::map<std::string, RunEvidence>& runs,
+                                                const std::vector<std::string>& part_names);
 
 // The not-run.txt sentences, as the feedback quotes them ("not run: ...").
 //   "b was stopped by its time limit on cases small, tiny and medium, so it is not run on later

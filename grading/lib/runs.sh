@@ -190,7 +190,7 @@ run_batch() {
 run_group() {
     local slot=$1 gpu=$2 student=$3 lab=$4
     shift 4
-    local dir=$OUT/students/$student/$lab pending=() pair case_name part n=0
+    local dir=$OUT/students/$student/$lab pending=() case_name part n=0
     for case_name in "$@"; do
         rm -rf -- "${dir:?}/runs/$case_name"  # what an earlier try left (shared_or_alone)
         for part in ${LAB_PARTS[$lab]}; do pending+=("$case_name/$part"); done
@@ -203,18 +203,8 @@ run_group() {
             ledger not-run --dir "$dir" --folders "${pending[*]/#/runs/}"
             return 0
         fi
-        local unrecorded=" " seen=" " still=()
-        for pair in "${pending[@]}"; do
-            case_name=${pair%%/*}
-            [[ $seen == *" $case_name "* ]] && continue
-            seen+="$case_name "
-            ledger stops --case "$case_name" --run "$dir/runs/$case_name/batch-$n"
-            for part in $("$GRADER" unrecorded --manifests "$MANIFESTS" --lab "$lab" --run "$dir/runs/$case_name/batch-$n"); do
-                unrecorded+="$case_name/$part "
-            done
-        done
-        for pair in "${pending[@]}"; do [[ $unrecorded == *" $pair "* ]] && still+=("$pair"); done
-        mapfile -t pending < <(ledger pending --dir "$dir" --pairs "${still[*]}")
+        # What the batch left without a record: the part it was running when it died, then the rest.
+        mapfile -t pending < <(ledger after-batch --dir "$dir" --batch "$n" --pairs "${pending[*]}")
         ((${#pending[@]})) || break
         if ! run_parts "$slot" "$gpu" "$student" "$lab" "${pending[0]%%/*}" "${pending[0]#*/}"; then
             local rest=("${pending[@]:1}")

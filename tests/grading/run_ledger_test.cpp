@@ -147,3 +147,46 @@ TEST_CASE("the ledger file keeps the budget, the seconds spent and the stops acr
     CHECK_THROWS_AS(read_ledger(dir.write("bad.tsv", "record=ledger\tbudget=ten\tspent=0\n")), FormatError);
     CHECK_THROWS_AS(read_ledger(dir.write("headless.tsv", "record=stopped\tpart=b\tcases=small\n")), FormatError);
 }
+
+TEST_CASE("a retired part's pairs are dropped, the others kept in order", "[grading][ledger]") {
+    RunLedger ledger;
+    for (const char* c : {"small", "tiny", "medium"}) note_stop(ledger, "b", c);
+    std::vector<std::string> dropped;
+    CHECK(not_retired(ledger, {"wide/a", "wide/b", "wide/c", "big/b"}, dropped) == std::vector<std::string>{"wide/a", "wide/c"});
+    CHECK(dropped == std::vector<std::string>{"wide/b", "big/b"});
+}
+
+TEST_CASE("after a batch died: its stops are noted, the pairs it left without a record run next", "[grading][ledger]") {
+    const std::vector<std::string> parts = {"a", "b", "c"};
+    TempFolder dir;
+    // small: every part recorded, b stopped by the watchdog; tiny: a recorded, then the process
+    // died in b (the wall clock), so b and c have no record; medium never started.
+    dir.write("small/out/results.tsv",
+              "record=part\tpart=a\tstatus=ran\toutput=a.out\n"
+              "record=part\tpart=b\tstatus=timeout\n"
+              "record=part\tpart=c\tstatus=ran\toutput=c.out\n");
+    dir.write("tiny/out/results.tsv", "record=part\tpart=a\tstatus=ran\toutput=a.out\n");
+    std::map<std::string, RunEvidence> runs = {{"small", read_run(dir / "small", parts)},
+                                               {"tiny", read_run(dir / "tiny", parts)},
+                                               {"medium", read_run(dir / "medium", parts)}};
+    RunLedger ledger;
+    std::vector<std::string> pairs = {"small/a", "small/b", "small/c", "tiny/a", "tiny/b", "tiny/c", "medium/a", "medium/b"};
+    CHECK(unrecorded_after_batch(ledger, pairs, runs, parts) ==
+          std::vector<std::string>{"tiny/b", "tiny/c", "medium/a", "medium/b"});
+    CHECK(ledger.stopped_on.at("b") == std::vector<std::string>{"small"});  // tiny's b: only its own run can tell
+    // The same batch read twice counts its case once.
+    unrecorded_after_batch(ledger, pairs, runs, parts);
+    CHECK(ledger.stopped_on.at("b").size() == 1);
+}
+
+TEST_CASE("stops found in one batch are listed in the order its cases ran", "[grading][ledger]") {
+    const std::vector<std::string> parts = {"a", "b"};
+    TempFolder dir;
+    for (const char* c : {"tiny", "medium", "small"}) dir.write(std::string(c) + "/out/results.tsv", "record=part\tpart=b\tstatus=timeout\n");
+    std::map<std::string, RunEvidence> runs;
+    for (const char* c : {"tiny", "medium", "small"}) runs[c] = read_run(dir / c, parts);
+    RunLedger ledger;
+    unrecorded_after_batch(ledger, {"tiny/b", "medium/b", "small/b"}, runs, parts);
+    CHECK(retired(ledger, "b"));
+    CHECK(retired_reason(ledger, "b").rfind("b was stopped by its time limit on cases tiny, medium and small, so", 0) == 0);
+}
