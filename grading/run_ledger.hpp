@@ -1,7 +1,7 @@
 // What one student x lab may still spend on sandboxed runs, and what it is not run on any more:
 // the rules behind grading/lib/runs.sh's runs, which only starts the processes (grading/README.md,
-// "Time limits and the run-time budget"). The ledger lives in one file per student x lab that the
-// three rounds of a grading run pass on (`grader ledger`, grader_main.cpp):
+// "What happens", step 5). The ledger lives in one file per student x lab that the three rounds
+// of a grading run pass on (`grader ledger`, grader_main.cpp; its format: grading/FORMATS.md):
 //   budget  the seconds its runs may take in all (--budget; by default three of the lab's
 //           longest process walls, so a part that never ends costs only its own points);
 //   spent   the seconds its runs took (sandbox.tsv's seconds), so a run gets at most what is
