@@ -237,7 +237,8 @@ load_lab_plans() {
             mkdir -p -- "$MANIFESTS/$lab" && manifest_public "$REPO/labs/$lab/manifest" >"$MANIFESTS/$lab/manifest" ||
                 die "cannot copy the manifest of $lab"
         fi
-        plan=$("$GRADER" plan --manifests "$MANIFESTS" --lab "$lab" --grading-seed "$GRADING_SEED" 2>&1) ||
+        plan=$("$GRADER" plan --manifests "$MANIFESTS" --lab "$lab" --grading-seed "$GRADING_SEED" \
+            ${TIME_LIMIT_CAP:+--time-limit "$TIME_LIMIT_CAP"} 2>&1) ||
             die "labs/$lab/manifest: $plan" 2
         LAB_CASES[$lab]="" LAB_PUBLIC_CASES[$lab]="" LAB_HIDDEN_CASES[$lab]="" SANITIZE_CASE[$lab]=""
         while IFS=$'\t' read -r kind a b c d _; do

@@ -1,6 +1,6 @@
 // grading/bin: the C++ half of the grader (grading/README.md). grading/grade.sh runs the
 // builds and the sandboxed cases; this tool decides and reports:
-//   plan, unrecorded, stopped, scan-includes, scan-build, scan-symbols, scan-forbidden, headers,
+//   plan, ledger, scan-includes, scan-build, scan-symbols, scan-forbidden, headers,
 //   check-reference, checked-runs, compact-reference, check, score, report, gradebook,
 //   similarity, class-report, leaderboard, gpus.
 // Every command reads the lab's manifest through common/manifest.cpp.
@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -29,6 +30,7 @@
 #include "output_sample.hpp"
 #include "reports.hpp"
 #include "run_evidence.hpp"
+#include "run_ledger.hpp"
 #include "scoring.hpp"
 #include "similarity.hpp"
 #include "symbol_check.hpp"
@@ -95,6 +97,17 @@ LabPlan plan_from(const ArgParser& args) {
     return plan;
 }
 
+// How this grading run sets the wall clocks (run_ledger.hpp): grade.sh's --time-limit and
+// GRADE_WALL_MARGIN.
+void wall_options(ArgParser& args) {
+    args.option("time-limit", "S", "0", "a cap on every case's time limit (grade.sh --time-limit; 0: none)");
+    args.option("margin", "S", "10", "seconds a process gets beyond its cases' limits (GRADE_WALL_MARGIN)");
+}
+
+WallRules wall_rules_from(const ArgParser& args) {
+    return WallRules{args.number("time-limit", 0, 1e6), args.number("margin", 0, 1e6)};
+}
+
 std::string quoted_words(const std::vector<std::string>& words) {
     std::string out;
     for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
@@ -105,13 +118,15 @@ std::string quoted_words(const std::vector<std::string>& words) {
 int cmd_plan(int argc, char** argv) {
     ArgParser args("grader plan", "Checks a lab's manifest and prints what grade.sh needs, one tab-separated line per item.");
     lab_options(args);
+    wall_options(args);
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
+    const WallRules rules = wall_rules_from(args);
     std::printf("title\t%s\n", plan.title.c_str());
     std::printf("files\t%s\n", quoted_words(plan.student_files).c_str());
     std::printf("parts\t%s\n", quoted_words(plan.part_names()).c_str());
     for (const CasePlan& c : plan.cases)
-        std::printf("case\t%s\t%g\t%s\t%s\n", c.name.c_str(), c.time_limit, c.hidden ? "hidden" : "public",
+        std::printf("case\t%s\t%g\t%s\t%s\n", c.name.c_str(), case_time_limit(c, rules), c.hidden ? "hidden" : "public",
                     quoted_words(plan.run_args(c)).c_str());
     std::string perf_cases;
     for (const CasePlan& c : plan.cases)
@@ -120,33 +135,174 @@ int cmd_plan(int argc, char** argv) {
     std::printf("ptx\t%s\n", plan.has_construct_rules() ? "yes" : "no");
     if (!plan.sanitize_case.empty()) {
         const CasePlan* c = plan.find_case(plan.sanitize_case);
-        std::printf("sanitize\t%s\t%g\t%s\t%s\n", c->name.c_str(), c->time_limit,
+        std::printf("sanitize\t%s\t%g\t%s\t%s\n", c->name.c_str(), case_time_limit(*c, rules),
                     quoted_words(plan.sanitize_tools).c_str(), quoted_words(plan.run_args(*c)).c_str());
     }
     std::printf("max\t%g\n", plan.max_points());
     return 0;
 }
 
-int cmd_unrecorded(int argc, char** argv) {
-    ArgParser args("grader unrecorded", "Prints the parts that have no record in a run folder's results.tsv, one a line.");
-    lab_options(args);
-    args.option("run", "DIR", "", "the run folder (results.tsv)");
-    args.parse(argc, argv);
-    LabPlan plan = plan_from(args);
-    RunEvidence run = read_run(args.text("run"), plan.part_names());
-    for (const std::string& part : unrecorded_parts(run, plan.part_names())) std::printf("%s\n", part.c_str());
-    return 0;
+// A folder and the folders above it, as mkdir -p.
+void make_folders(const std::string& path) {
+    for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
+        std::string prefix = path.substr(0, slash);
+        if (mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) fail(exit_code::io_error, "cannot make " + prefix);
+        if (slash == std::string::npos) return;
+    }
 }
 
-int cmd_stopped(int argc, char** argv) {
-    ArgParser args("grader stopped",
-                   "Prints the parts that a run folder's results.tsv records as stopped by the time limit (status timeout), one a line.");
+// FOLDER/not-run.txt for each of the blank-separated folders under DIR: why it has no run.
+void write_not_run(const std::string& dir, const std::vector<std::string>& folders, const std::string& reason) {
+    if (dir.empty()) fail(exit_code::bad_usage, "--dir is required");
+    for (const std::string& folder : folders) {
+        if (folder.empty()) fail(exit_code::bad_usage, "a not-run folder is required");
+        make_folders(dir + "/" + folder);
+        write_file(dir + "/" + folder + "/not-run.txt", reason + "\n");
+    }
+}
+
+// For the log: the folders as "<student>/<lab>/runs/CASE/PART", DIR being the student x lab's.
+std::string log_names(const std::string& dir, const std::vector<std::string>& folders) {
+    size_t lab = dir.find_last_of('/');
+    size_t student = lab == std::string::npos || lab == 0 ? std::string::npos : dir.find_last_of('/', lab - 1);
+    std::string prefix = student == std::string::npos ? dir : dir.substr(student + 1), names;
+    for (const std::string& folder : folders) names += (names.empty() ? "" : " ") + prefix + "/" + folder;
+    return names;
+}
+
+// grader ledger VERB: the run-time ledger of one student x lab (run_ledger.hpp), for
+// grading/lib/runs.sh. Exit 1 answers "no" (no wall is left, no part is left); what the log
+// should say goes to stderr, one line.
+int cmd_ledger(int argc, char** argv) {
+    const std::string verb = argc > 1 ? argv[1] : "";
+    const std::map<std::string, std::string> verbs = {
+        {"start", "Writes a new ledger: the budget (--budget, else three of the lab's longest process walls), nothing spent."},
+        {"wall", "Prints the wall clock a run of --for batch|part|sanitizer on --cases may have; exit 1 when the budget is spent."},
+        {"spend", "Adds the seconds of a run (its sandbox.tsv) to what was spent."},
+        {"stops", "Records the parts a run folder says the time limit stopped on --case (and --part, run alone, when its wall clock did)."},
+        {"pending", "Prints the CASE/PART pairs of --pairs still to run; each retired one gets DIR/runs/CASE/PART/not-run.txt."},
+        {"after-batch",
+         "Records the stops of batch --batch of --pairs (DIR/runs/CASE/batch-N) and prints, as pending does, the pairs it left without a record."},
+        {"parts", "Prints the parts not retired, comma-separated; when none is left, writes --folder's not-run.txt and exits 1."},
+        {"not-run", "Writes each of --folders' not-run.txt: the budget is spent."}};
+    if (!verbs.count(verb)) {
+        std::string names;
+        for (const auto& [name, help] : verbs) names += " " + name;
+        fail(exit_code::bad_usage, "grader ledger: unknown verb '" + verb + "'; verbs:" + names);
+    }
+    ArgParser args("grader ledger " + verb, verbs.at(verb));
     lab_options(args);
-    args.option("run", "DIR", "", "the run folder (results.tsv)");
-    args.parse(argc, argv);
-    LabPlan plan = plan_from(args);
-    RunEvidence run = read_run(args.text("run"), plan.part_names());
-    for (const std::string& part : stopped_parts(run, plan.part_names())) std::printf("%s\n", part.c_str());
+    wall_options(args);
+    args.option("ledger", "FILE", "", "the student x lab's ledger file");
+    if (verb == "start") args.option("budget", "S", "0", "the budget in seconds (0: three of the lab's longest process walls)");
+    if (verb == "wall") {
+        args.option("for", "KIND", "", "batch (one process, several cases), part (one part alone) or sanitizer");
+        args.option("cases", "LIST", "", "the cases the process runs, blank-separated");
+    }
+    if (verb == "spend") args.option("sandbox", "FILE", "", "the run's sandbox.tsv");
+    if (verb == "stops") {
+        args.option("case", "CASE", "", "the case the run folder is of");
+        args.option("run", "DIR", "", "the run folder (sandbox.tsv, out/results.tsv)");
+        args.option("part", "PART", "", "the part the run ran alone, if it did");
+    }
+    const bool in_dir = verb == "pending" || verb == "after-batch" || verb == "parts" || verb == "not-run";
+    if (in_dir) args.option("dir", "DIR", "", "the student x lab's folder, under which the folders below are");
+    if (verb == "pending" || verb == "after-batch")
+        args.option("pairs", "LIST", "", "CASE/PART pairs, blank-separated, in the order to run");
+    if (verb == "after-batch") args.option("batch", "N", "1", "the batch's number");
+    if (verb == "parts") args.option("folder", "FOLDER", "", "the folder to tell that no part is left");
+    if (verb == "not-run") args.option("folders", "LIST", "", "folders, blank-separated");
+    args.parse(argc - 1, argv + 1);
+    const LabPlan plan = plan_from(args);
+    const WallRules rules = wall_rules_from(args);
+    const std::string path = args.text("ledger");
+    if (path.empty()) fail(exit_code::bad_usage, "--ledger is required");
+    auto case_of = [&](const std::string& name) {
+        const CasePlan* c = plan.find_case(name);
+        if (!c) fail(exit_code::bad_usage, "no case '" + name + "' in " + plan.lab);
+        return c;
+    };
+
+    RunLedger ledger;
+    if (verb == "start") {
+        ledger.budget = args.integer("budget", 0, 1ll << 40);
+        if (ledger.budget == 0) ledger.budget = default_budget(plan, rules);
+        write_file(path, ledger_text(ledger));
+        return 0;
+    }
+    try {
+        ledger = read_ledger(path);
+    } catch (const FormatError& e) {
+        fail(exit_code::io_error, e.what());
+    }
+    const std::string dir = in_dir ? args.text("dir") : "";
+    if (verb == "wall") {
+        std::vector<double> limits;
+        for (const std::string& name : split_words(args.text("cases"))) limits.push_back(case_time_limit(*case_of(name), rules));
+        const std::string kind = args.text("for");
+        if (limits.empty() || (kind != "batch" && limits.size() != 1))
+            fail(exit_code::bad_usage, "--cases: a batch runs one case or more, a part or a sanitizer one");
+        long long wanted = kind == "batch" ? batch_wall(limits, rules)
+                           : kind == "part" ? process_wall(limits[0], rules)
+                           : kind == "sanitizer" ? sanitizer_wall(limits[0])
+                                                 : (fail(exit_code::bad_usage, "--for must be batch, part or sanitizer"), 0);
+        std::optional<long long> wall = wall_within_budget(ledger, wanted);
+        if (!wall) return 1;
+        std::printf("%lld\n", *wall);
+        return 0;
+    }
+    if (verb == "spend") {
+        spend(ledger, read_sandbox_outcome(args.text("sandbox")).seconds);
+    } else if (verb == "stops") {
+        const std::string case_name = case_of(args.text("case"))->name, alone = args.text("part");
+        if (!alone.empty() && !plan.find_part(alone)) fail(exit_code::bad_usage, "no part '" + alone + "' in " + plan.lab);
+        RunEvidence run = read_run(args.text("run"), plan.part_names());
+        std::vector<std::string> stopped = stopped_parts(run, plan.part_names());
+        // A part run alone that met its wall clock was stopped too, whatever it recorded.
+        if (!alone.empty() && run.sandbox.outcome == "timeout") stopped.push_back(alone);
+        for (const std::string& part : stopped) note_stop(ledger, part, case_name);
+    } else if (verb == "pending" || verb == "after-batch") {
+        std::vector<std::string> pairs = split_words(args.text("pairs")), dropped, folders;
+        for (const std::string& pair : pairs) {
+            size_t slash = pair.find('/');
+            if (slash == std::string::npos || !plan.find_part(pair.substr(slash + 1)))
+                fail(exit_code::bad_usage, "--pairs: '" + pair + "' is not CASE/PART");
+            case_of(pair.substr(0, slash));
+        }
+        if (verb == "after-batch") {
+            std::map<std::string, RunEvidence> runs;
+            const std::string batch = batch_folder(int(args.integer("batch", 1, 1 << 20)));
+            for (const std::string& pair : pairs) {
+                const std::string case_name = pair.substr(0, pair.find('/'));
+                if (!runs.count(case_name)) runs[case_name] = read_run(dir + "/runs/" + case_name + "/" + batch, plan.part_names());
+            }
+            pairs = unrecorded_after_batch(ledger, pairs, runs, plan.part_names());
+            write_file(path, ledger_text(ledger));
+        }
+        for (const std::string& pair : not_retired(ledger, pairs, dropped)) std::printf("%s\n", pair.c_str());
+        for (const std::string& pair : dropped) {
+            write_not_run(dir, {"runs/" + pair}, retired_reason(ledger, pair.substr(pair.find('/') + 1)));
+            folders.push_back("runs/" + pair);
+        }
+        if (!folders.empty()) std::fprintf(stderr, "retired: not run: %s\n", log_names(dir, folders).c_str());
+        return 0;
+    } else if (verb == "parts") {
+        std::vector<std::string> left;
+        for (const std::string& part : plan.part_names())
+            if (!retired(ledger, part)) left.push_back(part);
+        if (left.empty()) {
+            write_not_run(dir, {args.text("folder")}, none_left_reason(plan.lab));
+            return 1;
+        }
+        std::printf("%s\n", join_list(left, ",").c_str());
+        return 0;
+    } else if (verb == "not-run") {
+        std::vector<std::string> folders = split_words(args.text("folders"));
+        write_not_run(dir, folders, budget_reason(ledger, plan.lab));
+        std::fprintf(stderr, "budget: %lld s used up; not run: %s\n", ledger.budget, log_names(dir, folders).c_str());
+        return 0;
+    }
+    write_file(path, ledger_text(ledger));
     return 0;
 }
 
@@ -650,7 +806,7 @@ int cmd_gpus(int argc, char** argv) {
 
 const std::map<std::string, Command>& commands() {
     static const std::map<std::string, Command> table = {
-        {"plan", cmd_plan},     {"unrecorded", cmd_unrecorded}, {"stopped", cmd_stopped},
+        {"plan", cmd_plan},     {"ledger", cmd_ledger},
         {"scan-includes", cmd_scan_includes}, {"scan-build", cmd_scan_build}, {"scan-symbols", cmd_scan_symbols},
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
         {"headers", cmd_headers},               {"compact-reference", cmd_compact_reference},

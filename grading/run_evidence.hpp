@@ -69,7 +69,7 @@ std::string batch_folder(int n);
 // Parts with neither a valid nor a rejected record: the ones to rerun on their own.
 std::vector<std::string> unrecorded_parts(const RunEvidence& run, const std::vector<std::string>& part_names);
 
-// Parts whose record says the driver's watchdog stopped them (status timeout): grading/lib/runs.sh
-// stops running a part that the time limit stopped on three cases. A forged record of this kind
+// Parts whose record says the driver's watchdog stopped them (status timeout): the grader stops
+// running a part that the time limit stopped on three cases (run_ledger.hpp). A forged record of this kind
 // can only keep the student's own part from running.
 std::vector<std::string> stopped_parts(const RunEvidence& run, const std::vector<std::string>& part_names);

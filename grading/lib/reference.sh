@@ -11,17 +11,9 @@
 #   checked timed runs: the outputs of the timed runs a student's driver kept, on the same
 #            inputs (--data-index), made once each before the student is scored.
 
-# The time limit of a case in this run: the manifest's, or --time-limit when lower.
-case_limit() {
-    local limit=${CASE_LIMIT[$1/$2]}
-    [[ -n $TIME_LIMIT_CAP ]] && awk -v a="$limit" -v b="$TIME_LIMIT_CAP" 'BEGIN { exit !(b < a) }' && limit=$TIME_LIMIT_CAP
-    echo "$limit"
-}
-# Wall-clock limit of a process that runs parts on a case: the driver stops a stuck kernel
-# after the case's limit; the rest is room for the work before it, for starting up and for
-# a clean exit (GRADE_WALL_MARGIN seconds, default 10). A process that runs several cases
-# gets the sum of their 2 x limit, and the margin once.
-process_wall() { awk -v t="$1" -v m="${GRADE_WALL_MARGIN:-10}" 'BEGIN { printf "%d", 2 * t + m }'; }
+# The time limit of a case in this run: the manifest's, or --time-limit when lower (grader plan
+# applies it, grading/run_ledger.hpp; the student's runs' walls: runs.sh, ledger).
+case_limit() { echo "${CASE_LIMIT[$1/$2]}"; }
 
 # run_reference LAB DIR GPU BOUNDS CASE...: one trusted run of the reference solution over the
 # cases, each into DIR/CASE/out (BOUNDS: --write-bounds, or "" for a timing run).

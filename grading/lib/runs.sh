@@ -10,7 +10,7 @@
 # batch dies part-way (a crash, a stuck kernel, the wall clock), the first part it left without
 # a record (the one that was running) is run again on its own, for its own evidence, and the
 # parts after it go on in a new batch, so a failing part costs only its own points. A part that
-# the time limit stopped on RETIRE_AFTER cases is not run again for that student x lab.
+# the time limit stopped on three cases is not run again for that student x lab (ledger, below).
 
 OUTPUT_LIMIT=${GRADE_OUTPUT_LIMIT:-$((256 << 20))}
 MAX_COLLECTED_FILES=64
@@ -34,88 +34,25 @@ collect_outputs() {
 # Logs are kept to their last 64 KB: enough for the feedback, small for 50 students.
 trim_log() { [[ -f $1 ]] && tail -c 65536 -- "$1" >"$1.tail" && mv -- "$1.tail" "$1"; return 0; }
 
-# The run-time budget of one student x lab: the seconds its sandboxed runs may take in all
-# (--budget; by default three of the lab's longest process walls, so a part that never ends
-# still costs only its own points). SPENT counts them in the runner; a run gets at most what
-# is left as its wall, and none starts once nothing is left: its parts are marked "not run".
-budget_of() {
-    [[ -n $BUDGET ]] && { echo "$BUDGET"; return; }
-    local case_name longest=0
-    for case_name in ${LAB_CASES[$1]}; do
-        longest=$(awk -v a="$longest" -v b="$(process_wall "$(case_limit "$1" "$case_name")")" 'BEGIN { print (b > a ? b : a) }')
-    done
-    echo $((3 * longest))
-}
-budget_left() { awk -v b="$(budget_of "$1")" -v s="$SPENT" 'BEGIN { printf "%d", b - s }'; }
-# within_budget LAB WALL: the wall a run may have (WALL or less), or fails when none is left.
-within_budget() {
-    local left
-    left=$(budget_left "$1")
-    ((left >= 1)) || return 1
-    echo $((left < $2 ? left : $2))
-}
-spend() { SPENT=$(awk -v s="$SPENT" -v t="$(field_of "$1" seconds)" 'BEGIN { printf "%.3f", s + t }'); }
-# not_run_for_budget LAB FOLDER...: each folder (a part's evidence, a sanitizer tool's) says why
-# it has none.
-not_run_for_budget() {
-    local lab=$1 folder
-    shift
-    for folder in "$@"; do
-        mkdir -p -- "$folder"
-        echo "this submission used up its run-time budget for $lab ($(budget_of "$lab") s of runs in all)" >"$folder/not-run.txt"
-    done
-    log "budget: $(budget_of "$lab") s used up; not run: ${*#"$OUT/students/"}"
-}
-
-# A part that the time limit stopped on RETIRE_AFTER cases of a student x lab is retired: it is
+# What a student x lab may still run is the grader's to decide (grading/run_ledger.hpp, `grader
+# ledger`), in a ledger file that passes from round to round: the run-time budget (--budget; by
+# default three of the lab's longest process walls, so a part that never ends still costs only
+# its own points), the seconds its runs took, and the cases on which the time limit stopped each
+# part. A run gets at most what is left as its wall, and none starts once nothing is left: its
+# parts are marked "not run". A part that the time limit stopped on three cases is retired: it is
 # not run on that student's later cases of the lab (public or hidden) nor under the sanitizers,
-# and each run it misses says why in its not-run.txt (scored 0, "not run: ..."). A part that
-# never ends would otherwise cost its time limit on every case and use up the budget that the
-# lab's working parts need. Three, like the budget's three longest runs: a part that hangs on a
-# couple of sizes only still earns the cases it passes.
-RETIRE_AFTER=3
-# STOPPED_ON[PART] (reset with SPENT, per student x lab): the cases, blank-separated, on which
-# the time limit stopped PART: its record in a run's results.tsv says timeout (the driver's
-# watchdog), or a run of that part alone met its wall clock. A case counts once.
-declare -A STOPPED_ON=()
-# note_stops LAB CASE DIR [PART]: what the run folder DIR of CASE says was stopped; PART is the
-# part a run of its own ran (run_parts), whose wall clock counts too.
-note_stops() {
-    local lab=$1 case_name=$2 dir=$3 part stopped
-    stopped=$("$GRADER" stopped --manifests "$MANIFESTS" --lab "$lab" --run "$dir")
-    [[ -n ${4-} && $(field_of "$dir/sandbox.tsv" outcome) == timeout ]] && stopped+=" $4"
-    for part in $stopped; do
-        [[ " ${STOPPED_ON[$part]-} " == *" $case_name "* ]] || STOPPED_ON[$part]+="${STOPPED_ON[$part]:+ }$case_name"
-    done
-}
-retired() {
-    local cases
-    read -ra cases <<<"${STOPPED_ON[$1]-}"
-    ((${#cases[@]} >= RETIRE_AFTER))
-}
-# retired_reason PART: "b was stopped by its time limit on cases one, two and three, so ...".
-retired_reason() {
-    local cases list
-    read -ra cases <<<"${STOPPED_ON[$1]}"
-    list=${cases[*]:0:${#cases[@]}-1}
-    echo "$1 was stopped by its time limit on cases ${list// /, }${list:+ and }${cases[-1]}, so it is not run" \
-        "on later cases (a part that never ends would cost each its time limit)"
-}
-# drop_retired DIR: takes the CASE/PART pairs of retired parts out of the caller's `pending`
-# (run_group's, through bash's dynamic scope); each gets DIR/runs/CASE/PART/not-run.txt.
-drop_retired() {
-    local pair kept=() dropped=()
-    for pair in "${pending[@]}"; do
-        if retired "${pair#*/}"; then
-            mkdir -p -- "$1/runs/$pair"
-            retired_reason "${pair#*/}" >"$1/runs/$pair/not-run.txt"
-            dropped+=("$1/runs/$pair")
-        else
-            kept+=("$pair")
-        fi
-    done
-    ((${#dropped[@]} == 0)) || log "retired: not run: ${dropped[*]#"$OUT/students/"}"
-    pending=("${kept[@]}")
+# and each run it misses says why in its not-run.txt (scored 0, "not run: ...").
+#   ledger VERB OPTION...: `grader ledger VERB` on the caller's student x lab (its lab and
+#   ledger_file, through bash's dynamic scope, set by runner_item); what it says for the log goes
+#   to the log. Exit 1: no (no wall is left, no part is left).
+ledger() {
+    local said status
+    { said=$("$GRADER" ledger "$1" --ledger "$ledger_file" --manifests "$MANIFESTS" --lab "$lab" \
+        --margin "${GRADE_WALL_MARGIN:-10}" ${TIME_LIMIT_CAP:+--time-limit "$TIME_LIMIT_CAP"} "${@:2}" 2>&1 >&3)
+        status=$?; } 3>&1
+    [[ -n $said ]] && log "$said"
+    ((status < 2)) || die "grader ledger $1 failed for $student $lab: $said"
+    return $status
 }
 
 # fresh_box SLOT STUDENT LAB: a fresh copy of the student's built work folder for one process,
@@ -170,8 +107,8 @@ run_parts() {
     local evidence=$dir/runs/$case_name/$part limit args wall
     rm -rf -- "$evidence"
     limit=$(case_limit "$lab" "$case_name")
-    if ! wall=$(within_budget "$lab" "$(process_wall "$limit")"); then
-        not_run_for_budget "$lab" "$evidence"
+    if ! wall=$(ledger wall --for part --cases "$case_name"); then
+        ledger not-run --dir "$dir" --folders "runs/$case_name/$part"
         return 1
     fi
     mkdir -p -- "$evidence"
@@ -183,7 +120,7 @@ run_parts() {
         --stderr "$evidence/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" ${cpus:+--cpus "$cpus"} \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
         "./build/bin/$lab-graded" "${args[@]}" --out run-out --time-limit "$limit" --part "$part"
-    spend "$evidence/sandbox.tsv"
+    ledger spend --sandbox "$evidence/sandbox.tsv"
     note_gpu_short "$evidence/sandbox.tsv"
     collect_outputs "$box" run-out "$evidence/out"
     rm -rf -- "$box"
@@ -215,21 +152,14 @@ run_batch() {
     local slot=$1 gpu=$2 student=$3 lab=$4 n=$5
     shift 5
     local dir=$OUT/students/$student/$lab box
-    local cases=() pair case_name wall=0 limit
+    local cases=() pair case_name wall
     local -A parts_of=()
     for pair in "$@"; do
         case_name=${pair%%/*}
         [[ -n ${parts_of[$case_name]+x} ]] || cases+=("$case_name")
         parts_of[$case_name]+="${parts_of[$case_name]:+,}${pair#*/}"
     done
-    for case_name in "${cases[@]}"; do
-        limit=$(case_limit "$lab" "$case_name")
-        wall=$(awk -v w="$wall" -v t="$limit" 'BEGIN { printf "%d", w + 2 * t }')
-    done
-    wall=$((wall + ${GRADE_WALL_MARGIN:-10}))
-    if ! wall=$(within_budget "$lab" "$wall"); then
-        return 1
-    fi
+    wall=$(ledger wall --for batch --cases "${cases[*]}") || return 1
     box=$(fresh_box "$slot" "$student" "$lab")
     local lines=() cpus
     for case_name in "${cases[@]}"; do lines+=("$(case_line "$lab" "$case_name" "${parts_of[$case_name]}")"); done
@@ -241,7 +171,7 @@ run_batch() {
         --stderr "$run/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" ${cpus:+--cpus "$cpus"} \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
         "./build/bin/$lab-graded" --cases cases.txt --out run-out
-    spend "$run/sandbox.tsv"
+    ledger spend --sandbox "$run/sandbox.tsv"
     note_gpu_short "$run/sandbox.tsv"
     trim_log "$run/stdout.txt"
     trim_log "$run/stderr.txt"
@@ -260,39 +190,28 @@ run_batch() {
 run_group() {
     local slot=$1 gpu=$2 student=$3 lab=$4
     shift 4
-    local dir=$OUT/students/$student/$lab pending=() pair case_name part n=0
+    local dir=$OUT/students/$student/$lab pending=() case_name part n=0
     for case_name in "$@"; do
         rm -rf -- "${dir:?}/runs/$case_name"  # what an earlier try left (shared_or_alone)
         for part in ${LAB_PARTS[$lab]}; do pending+=("$case_name/$part"); done
     done
     while ((${#pending[@]})); do
-        drop_retired "$dir"
+        mapfile -t pending < <(ledger pending --dir "$dir" --pairs "${pending[*]}")
         ((${#pending[@]})) || break
         n=$((n + 1))
         if ! run_batch "$slot" "$gpu" "$student" "$lab" "$n" "${pending[@]}"; then
-            not_run_for_budget "$lab" "${pending[@]/#/$dir/runs/}"
+            ledger not-run --dir "$dir" --folders "${pending[*]/#/runs/}"
             return 0
         fi
-        local unrecorded=" " seen=" " still=()
-        for pair in "${pending[@]}"; do
-            case_name=${pair%%/*}
-            [[ $seen == *" $case_name "* ]] && continue
-            seen+="$case_name "
-            note_stops "$lab" "$case_name" "$dir/runs/$case_name/batch-$n"
-            for part in $("$GRADER" unrecorded --manifests "$MANIFESTS" --lab "$lab" --run "$dir/runs/$case_name/batch-$n"); do
-                unrecorded+="$case_name/$part "
-            done
-        done
-        for pair in "${pending[@]}"; do [[ $unrecorded == *" $pair "* ]] && still+=("$pair"); done
-        pending=("${still[@]}")
-        drop_retired "$dir"
+        # What the batch left without a record: the part it was running when it died, then the rest.
+        mapfile -t pending < <(ledger after-batch --dir "$dir" --batch "$n" --pairs "${pending[*]}")
         ((${#pending[@]})) || break
         if ! run_parts "$slot" "$gpu" "$student" "$lab" "${pending[0]%%/*}" "${pending[0]#*/}"; then
             local rest=("${pending[@]:1}")
-            ((${#rest[@]} == 0)) || not_run_for_budget "$lab" "${rest[@]/#/$dir/runs/}"
+            ((${#rest[@]} == 0)) || ledger not-run --dir "$dir" --folders "${rest[*]/#/runs/}"
             return 0
         fi
-        note_stops "$lab" "${pending[0]%%/*}" "$dir/runs/${pending[0]}" "${pending[0]#*/}"
+        ledger stops --case "${pending[0]%%/*}" --run "$dir/runs/${pending[0]}" --part "${pending[0]#*/}"
         pending=("${pending[@]:1}")
     done
 }
@@ -310,24 +229,17 @@ run_sanitizers() {
         echo "compute-sanitizer is not installed on the grading machine" >"$dir/sanitize/not-run.txt"
         return 0
     fi
-    local limit part parts=""
-    limit=$(case_limit "$lab" "$case_name")
-    # The parts not retired (--part a,c): a part that never ends would keep the tool from finishing.
-    for part in ${LAB_PARTS[$lab]}; do retired "$part" || parts+="${parts:+,}$part"; done
     # The run of `make labN-memcheck` (mk/sanitize.sh, passed as text because the box's own copy
     # is the student's to change; grading/sanitizer_log.hpp knows its --error-exitcode), but with
     # exactly a graded process's command line (--as-graded): the case's line in cases.txt,
     # --cases and --out, so nothing in its arguments tells the program it is being watched.
     for tool in ${SANITIZE_TOOLS[$lab]}; do
-        local evidence=$dir/sanitize/$tool wall
+        local evidence=$dir/sanitize/$tool wall parts
         rm -rf -- "$evidence"
-        if [[ -z $parts ]]; then
-            mkdir -p -- "$evidence"
-            echo "every part of $lab was stopped by its time limit on $RETIRE_AFTER cases, so none is left to run" >"$evidence/not-run.txt"
-            continue
-        fi
-        if ! wall=$(within_budget "$lab" "$(awk -v t="$limit" 'BEGIN { printf "%d", 4 * t + 30 }')"); then
-            not_run_for_budget "$lab" "$evidence"
+        # The parts not retired (--part a,c): a part that never ends would keep the tool from finishing.
+        parts=$(ledger parts --dir "$dir" --folder "sanitize/$tool") || continue
+        if ! wall=$(ledger wall --for sanitizer --cases "$case_name"); then
+            ledger not-run --dir "$dir" --folders "sanitize/$tool"
             continue
         fi
         mkdir -p -- "$evidence"
@@ -338,7 +250,7 @@ run_sanitizers() {
             --stderr "$evidence/log.txt" --wall "$wall" --cpu $((4 * wall)) --nproc 256 \
             --fsize "$OUTPUT_LIMIT" --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
             bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh --as-graded "$tool" "./build/bin/$lab-graded" --cases cases.txt --out run-out
-        spend "$evidence/sandbox.tsv"
+        ledger spend --sandbox "$evidence/sandbox.tsv"
         note_gpu_short "$evidence/sandbox.tsv" "$evidence/log.txt"
         trim_log "$evidence/log.txt"
         rm -rf -- "$box"
@@ -434,17 +346,18 @@ final_reference_timings() {
 # all of it again with the GPU to itself, the budget and the stopped parts as they were before:
 # a classmate's program that fills the GPU costs this student nothing.
 shared_or_alone() {
-    local gpu=$1 spent=$SPENT stops
+    local gpu=$1
     shift
-    stops=$(declare -p STOPPED_ON)
+    cp -- "$ledger_file" "$ledger_file.before" || die "cannot copy the ledger $ledger_file"
     GPU_SHORT=no
     with_gpu shared "$gpu" "$@"
-    [[ $GPU_SHORT == yes ]] || return 0
-    log "GPU $gpu was short while shared ($student $lab, $1): run again with the GPU to itself"
-    SPENT=$spent
-    eval "${stops/declare -A/declare -gA}"
-    GPU_SHORT=no
-    with_gpu exclusive "$gpu" "$@"
+    if [[ $GPU_SHORT == yes ]]; then
+        log "GPU $gpu was short while shared ($student $lab, $1): run again with the GPU to itself"
+        cp -- "$ledger_file.before" "$ledger_file" || die "cannot copy the ledger $ledger_file back"
+        GPU_SHORT=no
+        with_gpu exclusive "$gpu" "$@"
+    fi
+    rm -f -- "$ledger_file.before"
 }
 
 # The runs go over the class in three rounds (grade.sh, run_on_gpus), so that a timed run,
@@ -457,24 +370,9 @@ shared_or_alone() {
 #   round 3  the sanitizers, the hidden cases  as round 1 (a hidden timed case still runs alone)
 #            and the score
 # Each student keeps the order public cases, sanitizers, hidden cases (run_hidden_round says
-# why). A student's budget and stopped parts pass from round to round in a state file.
+# why). A student's budget and stopped parts pass from round to round in its ledger file.
 ROUNDS=3
 ROUND_NAMES=("" "public cases" "timed cases" "sanitizers, hidden cases, scores")
-
-save_runner_state() {  # save_runner_state NUMBER: SPENT and STOPPED_ON of the item NUMBER
-    local part
-    mkdir -p -- "$RUN_DIR/runner-state"
-    {
-        printf 'SPENT=%q\n' "$SPENT"
-        for part in "${!STOPPED_ON[@]}"; do printf 'STOPPED_ON[%q]=%q\n' "$part" "${STOPPED_ON[$part]}"; done
-    } >"$RUN_DIR/runner-state/$1"
-}
-load_runner_state() {  # load_runner_state NUMBER: as the last round left them (none: a fresh start)
-    SPENT=0 STOPPED_ON=()
-    # shellcheck source=/dev/null
-    [[ -f $RUN_DIR/runner-state/$1 ]] && source "$RUN_DIR/runner-state/$1"
-    return 0
-}
 
 # cases_of LAB timed|untimed CASE...: those of the cases that are (or are not) performance cases.
 cases_of() {
@@ -504,9 +402,10 @@ round_work() {
     awk -v u="$untimed" -v t="$timed" -v r="$RUNNERS" 'BEGIN { printf "%.3f", u / r + t }'
 }
 
-# runner_item SLOT "STUDENT<TAB>LAB" NUMBER: sets the caller's student, lab, dir, gpu and
-# sandbox_slot (through bash's dynamic scope) and the sandbox options of the item; fails when
-# it is not to be run: an earlier round left a not-run.txt, or its GPU stopped working.
+# runner_item SLOT "STUDENT<TAB>LAB" NUMBER: sets the caller's student, lab, dir, gpu,
+# sandbox_slot and ledger_file (through bash's dynamic scope) and the sandbox options of the
+# item, and starts its ledger in the first round to run it; fails when it is not to be run: an
+# earlier round left a not-run.txt, or its GPU stopped working.
 # RUNNERS runners share each GPU (slot modulo the number of GPUs picks it). Each student x lab
 # runs as a sandbox uid of its own (from its place in the list, the same in every round), so
 # nothing one student's runs leave behind belongs to the next student's uid.
@@ -521,6 +420,9 @@ runner_item() {
         echo "GPU $gpu stopped working during grading; grade again with --resume" >"$dir/not-run.txt"
         return 1
     fi
+    ledger_file=$RUN_DIR/ledger/$3
+    mkdir -p -- "$RUN_DIR/ledger"
+    [[ -f $ledger_file ]] || ledger start ${BUDGET:+--budget "$BUDGET"}
     sandbox_options "$sandbox_slot"
 }
 
@@ -552,25 +454,23 @@ timed_runs() {
 
 # The rounds' worker functions, for run_pool: each takes SLOT "STUDENT<TAB>LAB" NUMBER.
 run_public_round() {
-    local student lab dir gpu sandbox_slot cases started=$EPOCHREALTIME
+    local student lab dir gpu sandbox_slot ledger_file cases started=$EPOCHREALTIME
     if runner_item "$@"; then
-        SPENT=0 STOPPED_ON=()
         cases=$(cases_of "$lab" untimed ${LAB_PUBLIC_CASES[$lab]})
         # shellcheck disable=SC2086  # a list of case names
         [[ -z $cases ]] || shared_or_alone "$gpu" run_group "$sandbox_slot" "$gpu" "$student" "$lab" $cases
         add_time cases "$(seconds_since "$started")"
-        gpu_lost_after "$gpu" || save_runner_state "$3"
+        gpu_lost_after "$gpu"
     fi
     progress_step "$student" "$lab" "$(round_work "$lab" 1)"
 }
 
 run_timed_round() {
-    local student lab dir gpu sandbox_slot cases
+    local student lab dir gpu sandbox_slot ledger_file cases
     if runner_item "$@"; then
         cases=$(cases_of "$lab" timed ${LAB_PUBLIC_CASES[$lab]})
-        load_runner_state "$3"
         # shellcheck disable=SC2086
-        if [[ -z $cases ]] || timed_runs $cases; then save_runner_state "$3"; fi
+        [[ -z $cases ]] || timed_runs $cases
     fi
     progress_step "$student" "$lab" "$(round_work "$lab" 2)"
 }
@@ -579,9 +479,8 @@ run_timed_round() {
 # hidden case can reach a run whose messages the student sees (under --sandbox rlimits, say, a
 # file the uid left in /tmp).
 run_hidden_round() {
-    local student lab dir gpu sandbox_slot cases started=$EPOCHREALTIME
+    local student lab dir gpu sandbox_slot ledger_file cases started=$EPOCHREALTIME
     if runner_item "$@"; then
-        load_runner_state "$3"
         shared_or_alone "$gpu" run_sanitizers "$sandbox_slot" "$gpu" "$student" "$lab"
         add_time sanitizer "$(seconds_since "$started")"
         started=$EPOCHREALTIME

@@ -118,7 +118,7 @@ least_ratio() {
 # all-cores variant, unpinned, 0.21-0.36x).
 NO_GAIN_RATIO=0.75
 # A message saying the time limit stopped the part on this case, not that it was not run
-# because the time limit stopped it on earlier ones (grading/lib/runs.sh, RETIRE_AFTER).
+# because the time limit stopped it on earlier ones (grading/run_ledger.hpp, kRetireAfter).
 stopped_there() { [[ $1 == *"time limit"* && $1 != "not run: "* ]]; }
 tool_points() { items "$1" | awk -F'|' -v t="$2" '$1 == "sanitizer" && $4 == t { print $5 }'; }
 

@@ -248,7 +248,7 @@ for spec in "2:no GPU 2" "0,1,0:names a GPU twice"; do
         bash -c "[[ $status == 2 ]] && grep -q '${spec#*:}' '$work/gpus.txt'"
 done
 
-# A retired part (grading/lib/runs.sh, RETIRE_AFTER): the time limit stopped it on three cases,
+# A retired part (grading/run_ledger.hpp, kRetireAfter): the time limit stopped it on three cases,
 # so it is not run on the later ones nor under the sanitizers. The lab's copy has six cases of
 # every kind, each in its round (grading/lib/runs.sh): public untimed (small tiny) in round 1,
 # public timed (medium wide) in round 2, then the sanitizers, hidden untimed (hid) and hidden
