@@ -121,7 +121,8 @@ parse_options() {
     [[ $JOBS =~ ^[1-9][0-9]*$ ]] || usage_error "--jobs must be a positive whole number, not '$JOBS'"
     ((JOBS > 64)) && JOBS=64
     [[ $SANDBOX_REQUEST =~ ^(auto|bwrap|rlimits)$ ]] || usage_error "--sandbox must be auto, bwrap or rlimits"
-    [[ -z $TIME_LIMIT_CAP || $TIME_LIMIT_CAP =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage_error "--time-limit must be a number of seconds"
+    [[ -z $TIME_LIMIT_CAP || ($TIME_LIMIT_CAP =~ ^[0-9]+(\.[0-9]+)?$ && ! $TIME_LIMIT_CAP =~ ^0+(\.0+)?$) ]] ||
+        usage_error "--time-limit must be a number of seconds above 0"
     [[ -z $BUDGET || $BUDGET =~ ^[1-9][0-9]*$ ]] || usage_error "--budget must be a whole number of seconds, 1 or more"
     [[ $SLURM_TASKS =~ ^[1-9][0-9]{0,3}$ ]] || usage_error "--slurm-tasks must be a whole number from 1 to 9999"
     if [[ $SLURM == task ]]; then
