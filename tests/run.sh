@@ -4,8 +4,9 @@
 #   - each Catch2 binary in $BUILD/tests (one per folder of tests/); where no CUDA device
 #     is usable, tests tagged [gpu] are left out and counted as skipped, never as passed;
 #   - each script tests/scripts/*.sh: exit 0 passes, 77 is skipped (it says why), else fails.
-#     They run TEST_JOBS at a time (default: the number of CPUs, at least 4: much of their time
-#     is spent waiting on time limits, sandboxes and compilers), the long ones ("# test: long")
+#     They run TEST_JOBS at a time (default: the number of CPUs, at least 6: on CI's two cores
+#     they kept 1.35 cores busy at four, the rest of their time spent waiting on time limits,
+#     sandboxes and daemons), the long ones ("# test: long")
 #     first, each reported with its wall time as it ends; a script whose first lines hold
 #     "# test: alone" (one that times GPU work, whose numbers another test's load would skew)
 #     runs after them, by itself.
@@ -111,7 +112,7 @@ collect() {
 }
 
 cpus=$(nproc)
-jobs_max=${TEST_JOBS:-$((cpus > 4 ? cpus : 4))}
+jobs_max=${TEST_JOBS:-$((cpus > 6 ? cpus : 6))}
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "TEST_JOBS must be a positive number, not '$jobs_max'"; exit 2; }
 alone=()
 # The long scripts (a "# test: long" line among their first) start first, so that none of them
