@@ -7,11 +7,12 @@ set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
 source mk/manifest.sh
-BUILD=${BUILD:-build}
 # Its own makes, not a parent's sub-makes (make test runs it): no jobserver, no directory lines.
 unset MAKEFLAGS MFLAGS MAKELEVEL
 work=$(mktemp -d /tmp/manifest-make-test.XXXXXX)
 trap 'rm -rf -- "$work"' EXIT
+# A build folder of its own: the other tests' makes share build/ (and its manifests.mk).
+BUILD=$work/build
 
 make_keys="student_files reference_files libraries time_limit run.default run.toolchain bench.args host_flags sanitize.case"
 for manifest in labs/*/manifest; do
