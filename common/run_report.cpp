@@ -83,7 +83,7 @@ void RunReport::start(const GpuInfo* gpu, const std::string& case_name, const st
     if (options_.csv) return;
     std::printf("GPU    %s\n", gpu ? gpu->summary().c_str() : "none (this lab runs on the CPU)");
     if (host_rows) std::printf("CPU    %s\n", cpu_model_name().c_str());
-    std::printf("case   %s%s, seed %llu\n", case_name.empty() ? "" : (case_name + ": ").c_str(), case_.describe().c_str(),
+    std::printf("case   %s%s, --seed %llu\n", case_name.empty() ? "" : (case_name + ": ").c_str(), case_.describe().c_str(),
                 static_cast<unsigned long long>(options_.seed));
     std::printf("check  %s\n", check_text.c_str());
     if (options_.reps > 0)
