@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "class_report.hpp"
+#include "args.hpp"
 #include "json_text.hpp"
 #include "reports.hpp"
 #include "stats.hpp"
@@ -19,12 +20,6 @@ std::string fixed(double v, int decimals) {
     char text[32];
     std::snprintf(text, sizeof text, "%.*f", decimals, v);
     return text;
-}
-
-std::string join(const std::vector<std::string>& words, const std::string& separator) {
-    std::string out;
-    for (const std::string& w : words) out += (out.empty() ? "" : separator) + w;
-    return out;
 }
 
 bool has_figure(const ClassReportInputs& in, const std::string& png) {
@@ -58,7 +53,7 @@ void write_totals(std::ostringstream& md, const ClassReportInputs& in, const std
        << pts(*std::max_element(totals.begin(), totals.end())) << ". States:";
     std::vector<std::string> counts;
     for (const auto& [state, n] : states) counts.push_back(" " + markdown_inline(state) + " " + std::to_string(n));
-    md << join(counts, ",") << " (graded: the cases ran).\n\n";
+    md << join_list(counts, ",") << " (graded: the cases ran).\n\n";
     write_figure(md, in, lab + "-totals.png", "Histogram of the totals of " + lab);
 }
 
@@ -121,8 +116,8 @@ void write_failures(std::ostringstream& md, const std::vector<StudentLab>& stude
         if (g.example != g.message) md << "   (for example: " << markdown_inline(g.example) << ")\n";
         std::vector<std::string> who;
         for (const auto& [student, where] : g.students)
-            who.push_back(markdown_inline(student) + " (" + markdown_inline(join(where, ", ")) + ")");
-        md << "   - " << join(who, "; ") << "\n";
+            who.push_back(markdown_inline(student) + " (" + markdown_inline(join_list(where, ", ")) + ")");
+        md << "   - " << join_list(who, "; ") << "\n";
     }
     md << "\n";
 }
@@ -159,7 +154,7 @@ void write_refusals(std::ostringstream& md, const std::vector<StudentLab>& stude
         if (s.score.state == "not-graded") why.push_back(markdown_inline(s.score.note));
         if (!why.empty())
             rows.push_back("| " + markdown_inline(s.student) + " | " + markdown_inline(s.score.state) + " | " +
-                           join(why, "; ") + " |");
+                           join_list(why, "; ") + " |");
     }
     md << "### Build failures and refusals\n\n";
     if (rows.empty()) {
@@ -169,7 +164,7 @@ void write_refusals(std::ostringstream& md, const std::vector<StudentLab>& stude
     md << "Submissions that could not be graded (problems.txt), did not build (the build's state and the first error "
           "the compiler gave), or used a forbidden API (forbidden.tsv), and cases that did not run.\n\n"
           "| student | state | why |\n|---|---|---|\n"
-       << join(rows, "\n") << "\n\n";
+       << join_list(rows, "\n") << "\n\n";
 }
 
 void write_similarity(std::ostringstream& md, const ClassReportInputs& in, const std::string& lab) {
@@ -186,7 +181,7 @@ void write_similarity(std::ostringstream& md, const ClassReportInputs& in, const
     for (const SimilarityCluster& c : clusters) {
         std::vector<std::string> names;
         for (const std::string& s : c.students) names.push_back(markdown_inline(s));
-        md << "- " << join(names, ", ") << ": " << c.pairs << " pair" << (c.pairs == 1 ? "" : "s") << ", up to "
+        md << "- " << join_list(names, ", ") << ": " << c.pairs << " pair" << (c.pairs == 1 ? "" : "s") << ", up to "
            << fixed(c.highest, 3) << " shared\n";
     }
     md << "\n";
@@ -212,7 +207,7 @@ std::string class_report_markdown(const ClassReportInputs& in) {
     std::vector<std::string> about;
     if (!in.when.empty()) about.push_back("Graded " + markdown_inline(in.when));
     if (!in.gpu.empty()) about.push_back("on " + markdown_inline(in.gpu));
-    if (!about.empty()) md << join(about, " ") << ". ";
+    if (!about.empty()) md << join_list(about, " ") << ". ";
     md << "For the instructor only: it names students, and its similarity clusters must never reach them.\n\n";
     if (!in.figures_missing.empty())
         md << "**The figures could not be drawn: " << markdown_inline(in.figures_missing)

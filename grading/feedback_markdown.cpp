@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "args.hpp"
 #include "json_text.hpp"
 #include "reports.hpp"
 #include "untrusted_text.hpp"
@@ -10,12 +11,6 @@
 namespace {
 
 std::string pts(double v) { return json_number(v); }
-
-std::string join(const std::vector<std::string>& words, const std::string& separator) {
-    std::string out;
-    for (const std::string& w : words) out += (out.empty() ? "" : separator) + w;
-    return out;
-}
 
 const ScoreItem* find_item(const LabScore& lab, const std::string& kind, const std::string& case_name,
                            const std::string& part) {
@@ -51,7 +46,7 @@ void write_state(std::ostringstream& md, const LabScore& lab) {
 
 void write_correctness(std::ostringstream& md, const LabScore& lab, const LabPlan& plan) {
     std::vector<std::string> parts = plan.part_names();
-    md << "### Correctness\n\n| case | visibility | " << join(parts, " | ") << " |\n|---|---|";
+    md << "### Correctness\n\n| case | visibility | " << join_list(parts, " | ") << " |\n|---|---|";
     for (size_t i = 0; i < parts.size(); ++i) md << "---|";
     md << "\n";
     std::vector<std::string> failures;
@@ -71,7 +66,7 @@ void write_correctness(std::ostringstream& md, const LabScore& lab, const LabPla
                 line += outcome == "failed" ? "failed (a hidden case: no details are given)." : markdown_inline(outcome) + ".";
             } else {
                 line += markdown_inline(item->message) + ". Rerun it: `make " + plan.lab + " ARGS=\"" +
-                        join(plan.student_args(c), " ") + " --part " + part + "\"`";
+                        join_list(plan.student_args(c), " ") + " --part " + part + "\"`";
                 if (!item->detail.empty()) line += "\n\n" + markdown_block(item->detail);
             }
             failures.push_back(line);
@@ -79,11 +74,11 @@ void write_correctness(std::ostringstream& md, const LabScore& lab, const LabPla
         md << "\n";
     }
     md << "\n";
-    if (!failures.empty() && lab.state == "graded") md << "What went wrong:\n\n" << join(failures, "\n") << "\n\n";
+    if (!failures.empty() && lab.state == "graded") md << "What went wrong:\n\n" << join_list(failures, "\n") << "\n\n";
     md << "Public cases run with these arguments" << (plan.grading_seed ? " (the seed that this grading drew for each)" : "")
        << ":\n\n";
     for (const CasePlan& c : plan.cases)
-        if (!c.hidden) md << "- `" << c.name << "`: `" << join(plan.student_args(c), " ") << "`\n";
+        if (!c.hidden) md << "- `" << c.name << "`: `" << join_list(plan.student_args(c), " ") << "`\n";
     md << "\n";
 }
 

@@ -269,7 +269,7 @@ load_lab_plans() {
     done
 }
 
-# GRADE_ASSUME_GPU=N (for the grader's own tests, tests/scripts/grading-pipeline.sh): take the
+# GRADE_ASSUME_GPU=N (for the grader's own tests, tests/scripts/grading-*.sh): take the
 # machine to have N GPUs (1 to 9) without asking CUDA, so a test lab whose driver runs on the
 # CPU can be graded end to end, on several "GPUs" too. Never set it for a real grading: the
 # feedback would say so.

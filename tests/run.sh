@@ -68,8 +68,9 @@ for binary in "$BUILD"/tests/*; do
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 done
 
-# report_script NAME STATUS SECONDS LOG: its line, and for a failure its failed checks first (a
-# CI excerpt that keeps only a screenful still shows them), then its last lines.
+# report_script NAME STATUS SECONDS LOG: its line, and for a failure its failed checks first,
+# each with the indented lines a script prints under it to explain it (a CI excerpt that keeps
+# only a screenful still shows them), then its last lines.
 report_script() {
     local name=$1 status=$2 seconds=$3 log=$4
     case $status in
@@ -78,7 +79,10 @@ report_script() {
         *)
             failed=$((failed + 1))
             echo "FAIL  $name (exit $status, ${seconds} s): $(grep -c '^FAIL' "$log") failed check(s):"
-            grep '^FAIL' "$log" | head -10 | sed 's/^/      /'
+            awk 'BEGIN { details = 12 }
+                 /^FAIL/ { if (++shown > 10) exit; details = 0; print "      " $0; next }
+                 /^ / && details < 12 { details++; print "      " $0; next }
+                 { details = 12 }' "$log"
             echo "      --- the last lines it printed:"
             sed 's/^/      /' "$log" | tail -30
             ;;

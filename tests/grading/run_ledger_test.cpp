@@ -1,7 +1,7 @@
 // The rules of a student x lab's sandboxed runs (grading/run_ledger.hpp): each case's wall
 // clock, the run-time budget and what is left of it, and the retirement of a part that the time
-// limit stopped on three cases. grading-pipeline.sh checks them end to end, with a part that
-// never ends and a submission that sleeps.
+// limit stopped on three cases. grading-rounds.sh and grading-pipeline.sh check them end to end,
+// with a part that never ends and a submission that sleeps.
 #include <fstream>
 
 #include "catch.hpp"

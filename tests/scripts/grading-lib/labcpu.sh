@@ -31,6 +31,18 @@ labcpu_points() {
         "$1/students/$2/labcpu/score.tsv" 2>/dev/null
 }
 
+# The three below read the grading in $out, the caller's output folder.
+# points_of STUDENT POINTS: the student scored POINTS on the test lab.
+points_of() { [[ $(labcpu_points "$out" "$1") == "$2" ]]; }
+# item_message STUDENT PART CASE: the message of the part's correctness item on the case.
+item_message() {
+    awk -F'\t' -v p="$2" -v c="$3" '/record=item/ && /kind=correctness/ {
+        delete f; for (i = 1; i <= NF; i++) { e = index($i, "="); f[substr($i, 1, e - 1)] = substr($i, e + 1) }
+        if (f["part"] == p && f["case"] == c) print f["message"] }' "$out/students/$1/labcpu/score.tsv"
+}
+# says STUDENT PART TEXT [CASE]: that message, on case small unless CASE is given, holds TEXT.
+says() { grep -qF -- "$3" <<<"$(item_message "$1" "$2" "${4:-small}")"; }
+
 # sanitizer_stand_in DIR: a stand-in compute-sanitizer in DIR, to put first on PATH: the real
 # one ends with status 255 on a program that makes no CUDA call, as the test lab's CPU parts,
 # and machines without a GPU may lack it. It runs the program and says which parts it was given
