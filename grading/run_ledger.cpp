@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "args.hpp"
 #include "result_files.hpp"
 
 namespace {
@@ -136,11 +137,8 @@ std::string none_left_reason(const std::string& lab) {
 
 std::string ledger_text(const RunLedger& ledger) {
     std::string text = record_line({{"record", "ledger"}, {"budget", std::to_string(ledger.budget)}, {"spent", number_text(ledger.spent)}});
-    for (const auto& [part, cases] : ledger.stopped_on) {
-        std::string words;
-        for (const std::string& c : cases) words += (words.empty() ? "" : " ") + c;
-        text += record_line({{"record", "stopped"}, {"part", part}, {"cases", words}});
-    }
+    for (const auto& [part, cases] : ledger.stopped_on)
+        text += record_line({{"record", "stopped"}, {"part", part}, {"cases", join_list(cases, " ")}});
     return text;
 }
 

@@ -61,8 +61,9 @@ bool retired(const RunLedger& ledger, const std::string& part);
 std::vector<std::string> not_retired(const RunLedger& ledger, const std::vector<std::string>& pairs,
                                      std::vector<std::string>& dropped);
 // After a batch ran `pairs`: records the parts each case's run (`runs`, by case) says the time
-// limit stopped, case by case in the order of `pairs`, and returns the pairs that run left without a record, in order: the part it was
-// running when it died, which runs again on its own, and those after it.
+// limit stopped, case by case in the order of `pairs`, and returns the pairs that run left
+// without a record, in order: the part it was running when it died, which runs again on its
+// own, and those after it.
 std::vector<std::string> unrecorded_after_batch(RunLedger& ledger, const std::vector<std::string>& pairs,
                                                 const std::map<std::string, RunEvidence>& runs,
                                                 const std::vector<std::string>& part_names);

@@ -7,7 +7,7 @@
 #     They run TEST_JOBS at a time (default: the number of CPUs, at least 6: on CI's two cores
 #     they kept 1.35 cores busy at four, the rest of their time spent waiting on time limits,
 #     sandboxes and daemons), the long ones ("# test: long")
-#     first, each reported with its wall time as it ends; a script whose first lines hold
+#     first, each reported with its wall and CPU time as it ends; a script whose first lines hold
 #     "# test: alone" (one that times GPU work, whose numbers another test's load would skew)
 #     runs after them, by itself.
 #     TEST_LOGS=DIR keeps each script's log in DIR/NAME.log. TEST_SKIP="a.sh b.sh" leaves those
@@ -68,17 +68,17 @@ for binary in "$BUILD"/tests/*; do
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 done
 
-# report_script NAME STATUS SECONDS LOG: its line, and for a failure its failed checks first,
+# report_script NAME STATUS SECONDS CPU LOG: its line, and for a failure its failed checks first,
 # each with the indented lines a script prints under it to explain it (a CI excerpt that keeps
 # only a screenful still shows them), then its last lines.
 report_script() {
-    local name=$1 status=$2 seconds=$3 log=$4
+    local name=$1 status=$2 seconds=$3 cpu=$4 log=$5
     case $status in
-        0) passed=$((passed + 1)); echo "PASS  $name (${seconds} s)" ;;
+        0) passed=$((passed + 1)); echo "PASS  $name (${seconds} s, ${cpu} s of CPU)" ;;
         77) skipped=$((skipped + 1)); echo "SKIP  $name: $(tail -1 "$log")" ;;
         *)
             failed=$((failed + 1))
-            echo "FAIL  $name (exit $status, ${seconds} s): $(grep -c '^FAIL' "$log") failed check(s):"
+            echo "FAIL  $name (exit $status, ${seconds} s, ${cpu} s of CPU): $(grep -c '^FAIL' "$log") failed check(s):"
             awk 'BEGIN { details = 12 }
                  /^FAIL/ { if (++shown > 10) exit; details = 0; print "      " $0; next }
                  /^ / && details < 12 { details++; print "      " $0; next }
@@ -97,11 +97,14 @@ else
     logs=$(mktemp -d /tmp/tests-run.XXXXXX)
     trap 'rm -rf -- "$logs"' EXIT
 fi
-# run_script SCRIPT: runs it, leaving LOGS/NAME.log and LOGS/NAME.done ("STATUS SECONDS").
+# run_script SCRIPT: runs it, leaving LOGS/NAME.log and LOGS/NAME.done ("STATUS SECONDS CPU"):
+# its wall time, and the CPU time it and its children took (user and system), which is what
+# the scripts compete for on a small machine.
 run_script() {
-    local name=${1##*/} start=$SECONDS
-    BUILD=$BUILD GPU=$gpu bash "$1" >"$logs/$name.log" 2>&1
-    echo "$? $((SECONDS - start))" >"$logs/$name.done"
+    local name=${1##*/} start=$SECONDS times status TIMEFORMAT='%U %S'
+    times=$({ time BUILD=$BUILD GPU=$gpu bash "$1" >"$logs/$name.log" 2>&1; } 2>&1)
+    status=$?
+    echo "$status $((SECONDS - start)) $(awk '{ printf "%.0f", $1 + $2 }' <<<"$times")" >"$logs/$name.done"
 }
 # collect: reports every script that has ended since the last call.
 collect() {
@@ -109,8 +112,8 @@ collect() {
     for done in "$logs"/*.done; do
         [[ -f $done ]] || continue
         name=${done##*/} name=${name%.done}
-        read -r status seconds <"$done"
-        report_script "$name" "$status" "$seconds" "$logs/$name.log"
+        read -r status seconds cpu <"$done"
+        report_script "$name" "$status" "$seconds" "$cpu" "$logs/$name.log"
         rm -f -- "$done"
     done
 }
