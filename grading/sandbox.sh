@@ -163,7 +163,9 @@ fi
 leader=$!
 { wait "$leader"; } 2>/dev/null
 rc=$?
-elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+# Counted in microseconds by bash itself (the decimal point is the locale's).
+elapsed_us=$((10#${EPOCHREALTIME//[.,]/} - 10#${start//[.,]/}))
+printf -v elapsed '%d.%03d' $((elapsed_us / 1000000)) $((elapsed_us % 1000000 / 1000))
 
 # Whatever is left of it: timeout made its own process group; with --uid, every process of
 # that uid (a process can leave its group, not its uid).
@@ -176,8 +178,11 @@ if [[ -n $uid ]]; then
     done
     if [[ $isolation == rlimits ]]; then
         # What it left in the shared temporary folders (never the box, which may lie in /tmp).
-        find /tmp /var/tmp /dev/shm -xdev -path "$box" -prune -o -user "$uid" -print0 2>/dev/null |
-            xargs -0 -r rm -rf -- 2>/dev/null
+        # The uid can only have made entries there, in folders that anyone may write to, and
+        # inside its own: the search goes down those alone, not through every other folder
+        # (on CI, /tmp holds the other tests' builds: each run searched all of them).
+        find /tmp /var/tmp /dev/shm -xdev -mindepth 1 \( -path "$box" -prune \) -o \( -user "$uid" -prune -print0 \) \
+            -o \( -type d ! -perm -0002 -prune \) 2>/dev/null | xargs -0 -r rm -rf -- 2>/dev/null
     fi
 fi
 
@@ -192,7 +197,7 @@ if ((rc > 128 && rc <= 128 + 64)); then
         *) outcome=signal ;;
     esac
 fi
-if awk "BEGIN{exit !($elapsed >= $wall - 0.05)}" && { ((rc == 137)) || ((rc == 124)); }; then
+if ((elapsed_us >= 10#$wall * 1000000 - 50000)) && { ((rc == 137)) || ((rc == 124)); }; then
     outcome=timeout
 fi
 ((rc == 125 || rc == 126 || rc == 127)) && [[ $outcome == exited ]] && outcome=setup-failed

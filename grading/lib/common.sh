@@ -1,17 +1,18 @@
 # Shared helpers of grading/grade.sh: messages, the log, phase timing. Sourced, not run.
 
-# A line on screen and in the run's log (once the output folder exists). Control characters
-# (a student's terminal escapes, in a file name or a message) become blanks in both.
+# A line on screen and in the run's log (once the output folder exists), the log's with the
+# time (bash's own printf: a grading logs thousands of lines, each a `date` process before).
+# Control characters (a student's terminal escapes, in a file name or a message) become blanks.
 say() {
     local text=${*//[[:cntrl:]]/ }
     printf '%s\n' "$text" >&2
-    [[ -n ${LOG_FILE-} && -d ${LOG_FILE%/*} ]] && printf '%s %s\n' "$(date +%H:%M:%S)" "$text" >>"$LOG_FILE"
+    [[ -n ${LOG_FILE-} && -d ${LOG_FILE%/*} ]] && printf '%(%H:%M:%S)T %s\n' -1 "$text" >>"$LOG_FILE"
     return 0
 }
 # A line in the log only: the details of each student's grading.
 log() {
     local text=${*//[[:cntrl:]]/ }
-    [[ -n ${LOG_FILE-} && -d ${LOG_FILE%/*} ]] && printf '%s %s\n' "$(date +%H:%M:%S)" "$text" >>"$LOG_FILE"
+    [[ -n ${LOG_FILE-} && -d ${LOG_FILE%/*} ]] && printf '%(%H:%M:%S)T %s\n' -1 "$text" >>"$LOG_FILE"
     return 0
 }
 # Stop the whole run: a problem with the grading itself, not with a submission.
@@ -25,15 +26,31 @@ declare -A PHASE_START=()
 phase_begin() { PHASE_START[$1]=$EPOCHREALTIME; }
 phase_end() {
     local seconds
-    seconds=$(awk -v a="${PHASE_START[$1]}" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
-    printf '%s\t%s\n' "$1" "$seconds" >>"$RUN_DIR/timings.tsv"
+    seconds=$(seconds_since "${PHASE_START[$1]}")
+    printf '%s\t%s\n' "$1" "${seconds%??}" >>"$RUN_DIR/timings.tsv"
 }
 # Time spent inside a parallel phase, added up over its workers: add_time KIND SECONDS.
 add_time() { printf '%s\t%s\n' "$1" "$2" >>"$RUN_DIR/worker-times.$BASHPID.tsv"; }
-seconds_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }'; }
+# seconds_since START: the seconds since START (an $EPOCHREALTIME), to the millisecond, counted
+# by bash itself in microseconds (the decimal point is the locale's).
+seconds_since() {
+    local elapsed=$((10#${EPOCHREALTIME//[.,]/} - 10#${1//[.,]/}))
+    printf '%d.%03d\n' $((elapsed / 1000000)) $((elapsed % 1000000 / 1000))
+}
 
-# The value of KEY in a tab-separated key=value file (sandbox.tsv, score.tsv's first line).
-field_of() { awk -v key="$2" -F'\t' '{ for (i = 1; i <= NF; i++) if (index($i, key "=") == 1) { print substr($i, length(key) + 2); exit } }' "$1" 2>/dev/null; }
+# field_of FILE KEY: the first value of KEY in a tab-separated key=value file (sandbox.tsv,
+# score.tsv's first line); nothing when the file or the key is missing. Read by bash itself:
+# it runs several times for every sandboxed process.
+field_of() {
+    local fields field
+    while IFS=$'\t' read -r -a fields || ((${#fields[@]})); do
+        for field in "${fields[@]}"; do
+            [[ $field == "$2="* ]] && { printf '%s\n' "${field#"$2="}"; return 0; }
+        done
+        fields=()
+    done 2>/dev/null <"$1"
+    return 0
+}
 
 # sha256 of the named files' paths and contents, and of any extra words: a cache key.
 content_key() {

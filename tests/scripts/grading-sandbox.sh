@@ -84,22 +84,27 @@ test_isolation() {
     check "1 GB of output is stopped by the file-size limit ($(field "$work/status.tsv" outcome), $((size >> 20)) MB kept)" \
         test "$(field "$work/status.tsv" outcome)" == output-limit -a "$size" -le $((10 << 20))
 
+    # A folder in /tmp that anyone may write to, as another program may leave one: what the
+    # program writes in it is found too.
     local inside_tmp=/tmp/grading-sandbox-probe-$$ outside_repo=$PWD/grading-sandbox-probe-$$
+    local shared_tmp=/tmp/grading-sandbox-shared-$$
+    mkdir -p "$shared_tmp/deeper" && chmod 1777 "$shared_tmp" "$shared_tmp/deeper"
     "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --stdout "$work/out.txt" --wall 30 \
-        "${options[@]}" -- ./hostile write "$work/planted.txt" "$outside_repo" /etc/grading-sandbox-probe "$inside_tmp" "$box/inside.txt"
+        "${options[@]}" -- ./hostile write "$work/planted.txt" "$outside_repo" /etc/grading-sandbox-probe "$inside_tmp" \
+        "$shared_tmp/deeper/left.txt" "$box/inside.txt"
     check "writing inside its box works" grep -qx "wrote $box/inside.txt" "$work/out.txt"
     if [[ -n $uid || $isolation == bwrap ]]; then
         # Under bubblewrap the grader's folder is an empty tmpfs: a write there lands in it and vanishes.
         [[ $isolation == bwrap ]] || check "writing into the grader's folder fails" grep -qx "refused $work/planted.txt" "$work/out.txt"
         check "writing into the repository fails" grep -qx "refused $outside_repo" "$work/out.txt"
         check "writing into /etc fails" grep -qx "refused /etc/grading-sandbox-probe" "$work/out.txt"
-        check "nothing it wrote in /tmp is left outside" test ! -e "$inside_tmp"
+        check "nothing it wrote in /tmp is left outside" test ! -e "$inside_tmp" -a ! -e "$shared_tmp/deeper/left.txt"
         check "no file appeared outside the box" test ! -e "$work/planted.txt" -a ! -e "$outside_repo" -a ! -e /etc/grading-sandbox-probe
     else
         echo "note  rlimits as the grader's own user: writing where that user may write is not prevented"
         check "files the user may not write stay untouched" test ! -e "$outside_repo" -a ! -e /etc/grading-sandbox-probe
     fi
-    rm -f -- "$work/planted.txt" "$outside_repo" "$inside_tmp"
+    rm -rf -- "$work/planted.txt" "$outside_repo" "$inside_tmp" "$shared_tmp"
 
     "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --stdout "$work/out.txt" --wall 30 \
         "${options[@]}" -- ./hostile read "$work/grader-private/reference.out" /etc/hostname
