@@ -17,21 +17,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
-main=$PWD
-BUILD=${BUILD:-build}
-[[ $BUILD == /* ]] || BUILD=$main/$BUILD
-work=$(mktemp -d /tmp/grading-pipeline-test.XXXXXX)
-# A stand-in compute-sanitizer (sanitizer_stand_in), first on PATH for every grading here.
-stand_ins=$(mktemp -d /var/tmp/grading-pipeline-bin.XXXXXX)
-trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work" "$stand_ins"' EXIT
 source tests/scripts/grading-lib/labcpu.sh
-sanitizer_stand_in "$stand_ins"
-export PATH=$stand_ins:$PATH
-fixtures=$main/tests/grading/fixtures
-
 source tests/scripts/grading-lib/sandbox.sh
-repo=$work/course
-make_labcpu_course "$repo"
+labcpu_test_setup grading-pipeline
 
 subs=$work/submissions out=$work/out
 mkdir -p "$subs/good" "$subs/starter"

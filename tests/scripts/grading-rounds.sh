@@ -8,19 +8,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
-BUILD=${BUILD:-build}
-[[ $BUILD == /* ]] || BUILD=$PWD/$BUILD
-work=$(mktemp -d /tmp/grading-rounds-test.XXXXXX)
-# A stand-in compute-sanitizer (sanitizer_stand_in), first on PATH for every grading here.
-stand_ins=$(mktemp -d /var/tmp/grading-rounds-bin.XXXXXX)
-trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work" "$stand_ins"' EXIT
 source tests/scripts/grading-lib/labcpu.sh
 source tests/scripts/grading-lib/sandbox.sh
-sanitizer_stand_in "$stand_ins"
-export PATH=$stand_ins:$PATH
-fixtures=$PWD/tests/grading/fixtures
-repo=$work/course
-make_labcpu_course "$repo"
+labcpu_test_setup grading-rounds
 
 # Two GPUs (assumed: GRADE_ASSUME_GPU=2), a runner on each: the students spread over both, the
 # reference is timed once on each, and every student scores what one GPU gives them

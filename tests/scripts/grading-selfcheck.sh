@@ -11,23 +11,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
-main=$PWD
-BUILD=${BUILD:-build}
-[[ $BUILD == /* ]] || BUILD=$main/$BUILD
+source tests/scripts/grading-lib/labcpu.sh
+source tests/scripts/grading-lib/sandbox.sh
+labcpu_test_setup grading-selfcheck
 # The test lab's trusted objects compiled once, shared with the other grading tests (grade_labcpu).
 export GRADE_TEMPLATE_CACHE=${GRADE_TEMPLATE_CACHE-$BUILD/grading-templates}
-work=$(mktemp -d /tmp/grading-selfcheck-test.XXXXXX)
-# A stand-in compute-sanitizer (sanitizer_stand_in), first on PATH.
-stand_ins=$(mktemp -d /var/tmp/grading-selfcheck-bin.XXXXXX)
-trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work" "$stand_ins"' EXIT
-source tests/scripts/grading-lib/labcpu.sh
-sanitizer_stand_in "$stand_ins"
-export PATH=$stand_ins:$PATH
-fixtures=$main/tests/grading/fixtures
-
-source tests/scripts/grading-lib/sandbox.sh
-repo=$work/course
-make_labcpu_course "$repo"
 
 students=(good starter wrong-b crash-b)
 subs=$work/submissions

@@ -43,6 +43,22 @@ item_message() {
 # says STUDENT PART TEXT [CASE]: that message, on case small unless CASE is given, holds TEXT.
 says() { grep -qF -- "$3" <<<"$(item_message "$1" "$2" "${4:-small}")"; }
 
+# labcpu_test_setup NAME: what every test that grades the test lab starts with. BUILD made
+# absolute; $work, a folder in /tmp, and $stand_ins, a folder in /var/tmp holding the stand-in
+# compute-sanitizer (below), first on PATH for every grading; both removed at exit unless
+# KEEP=1; $fixtures; and $repo, a course holding the test lab.
+labcpu_test_setup() {
+    BUILD=${BUILD:-build}
+    [[ $BUILD == /* ]] || BUILD=$PWD/$BUILD
+    work=$(mktemp -d "/tmp/$1-test.XXXXXX") && stand_ins=$(mktemp -d "/var/tmp/$1-bin.XXXXXX") || exit 1
+    trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$work" "$stand_ins"' EXIT
+    sanitizer_stand_in "$stand_ins"
+    export PATH=$stand_ins:$PATH
+    fixtures=$PWD/tests/grading/fixtures
+    repo=$work/course
+    make_labcpu_course "$repo"
+}
+
 # sanitizer_stand_in DIR: a stand-in compute-sanitizer in DIR, to put first on PATH: the real
 # one ends with status 255 on a program that makes no CUDA call, as the test lab's CPU parts,
 # and machines without a GPU may lack it. It runs the program and says which parts it was given
