@@ -179,8 +179,8 @@ if [[ -n $uid ]]; then
     if [[ $isolation == rlimits ]]; then
         # What it left in the shared temporary folders (never the box, which may lie in /tmp).
         # The uid can only have made entries there, in folders that anyone may write to, and
-        # inside its own: the search goes down those alone, not through every other folder
-        # (on CI, /tmp holds the other tests' builds: each run searched all of them).
+        # inside its own: the search goes down those alone, not through every other folder (a
+        # busy machine's /tmp may hold many thousands of files: each run searched them all).
         find /tmp /var/tmp /dev/shm -xdev -mindepth 1 \( -path "$box" -prune \) -o \( -user "$uid" -prune -print0 \) \
             -o \( -type d ! -perm -0002 -prune \) 2>/dev/null | xargs -0 -r rm -rf -- 2>/dev/null
     fi

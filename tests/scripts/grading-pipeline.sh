@@ -171,8 +171,9 @@ for sandbox in "${sandboxes[@]}"; do grade_class "$sandbox" 3; done
 # A second run reuses the cached reference outputs; on a terminal (script(1) gives it one) the
 # progress line is rewritten in place instead of added to. It keeps the leaderboard's
 # pseudonyms; its gnuplot fails, and the class report says so instead of showing figures. (The
-# failing gnuplot lies beside the stand-in sanitizer, and is put on PATH as it is: CI found the
-# stand-in, but not a gnuplot put on PATH for script(1)'s command alone from a folder in /tmp.)
+# failing gnuplot lies beside the stand-in sanitizer and is put on PATH as it is. On CI, put on
+# PATH for script(1)'s command alone from a folder in /tmp, it was passed over for the real one,
+# while the stand-in, in /var/tmp and on the exported PATH, was found.)
 export -f grade_labcpu best_sandbox
 broken=$stand_ins/broken-gnuplot
 mkdir -p "$broken" && printf '#!/bin/sh\necho "a gnuplot that fails" >&2\nexit 1\n' >"$broken/gnuplot" && chmod 755 "$broken/gnuplot"

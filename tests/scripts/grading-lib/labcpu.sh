@@ -43,10 +43,11 @@ item_message() {
 # says STUDENT PART TEXT [CASE]: that message, on case small unless CASE is given, holds TEXT.
 says() { grep -qF -- "$3" <<<"$(item_message "$1" "$2" "${4:-small}")"; }
 
-# labcpu_test_setup NAME: what every test that grades the test lab starts with. BUILD made
-# absolute; $work, a folder in /tmp, and $stand_ins, a folder in /var/tmp holding the stand-in
-# compute-sanitizer (below), first on PATH for every grading; both removed at exit unless
-# KEEP=1; $fixtures; and $repo, a course holding the test lab.
+# labcpu_test_setup NAME: how the tests that grade the test lab with the stand-in sanitizer
+# start (grading-pipeline, -rounds, -selfcheck). BUILD made absolute; $work, a folder in /tmp,
+# and $stand_ins, a folder in /var/tmp holding the stand-in compute-sanitizer (below), first on
+# PATH for every grading, both removed at exit unless KEEP=1; $fixtures; and $repo, a course
+# holding the test lab.
 labcpu_test_setup() {
     BUILD=${BUILD:-build}
     [[ $BUILD == /* ]] || BUILD=$PWD/$BUILD

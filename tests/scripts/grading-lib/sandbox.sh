@@ -1,7 +1,8 @@
 # The sandbox a grading test asks grade.sh for: bubblewrap where it works here, else rlimits,
 # named explicitly (grade.sh refuses to fall back to rlimits by itself).
-# GRADE_TEST_ISOLATIONS=rlimits takes rlimits even where bubblewrap works: CI's containers
-# cannot run it, so this is what the grading tests see there. Sourced from the repository root.
+# GRADE_TEST_ISOLATIONS=rlimits takes rlimits even where bubblewrap works: what the grading
+# tests see on a machine that cannot run it (a container without user namespaces, say).
+# Sourced from the repository root.
 best_sandbox() {
     local probe
     [[ ${GRADE_TEST_ISOLATIONS-} == rlimits ]] && { echo rlimits; return; }
