@@ -49,10 +49,9 @@ done
 # public timed (medium wide) in round 2, then the sanitizers, hidden untimed (hid) and hidden
 # timed (big) in round 3; two copies of the solution share the two runners with endless-b,
 # whose part b never ends: stopped on small, tiny and medium, it is not run on wide (in the
-# same group), hid and big. A CPU part
-# has no watchdog, so each stop costs its batch's wall and then its own run's (2 x 1 s +
-# GRADE_WALL_MARGIN=1 s each, about 24 s in all), more than the default budget of three walls
-# (9 s): --budget 60, of which it must use well under half.
+# same group), hid and big. A CPU part has no watchdog, so each stop costs its batch's wall and
+# then its own run's (2 x 1 s + GRADE_WALL_MARGIN=1 s each, about 24 s in all), more than the
+# default budget of three walls (9 s): --budget 60, of which it must use well under half.
 course=$work/course-retire out=$work/out-retire
 make_labcpu_course "$course"
 sed -i 's/^cases .*/cases = small tiny medium wide hid big/; s/^perf.cases .*/perf.cases = medium wide big/' \
