@@ -116,6 +116,8 @@ grade_class() {
     check "crash-b: part b was killed by SIGSEGV" says crash-b b "the program was killed by SIGSEGV"
     check "crash-b: the crashed part b was run again on its own" test -f "$out/students/crash-b/labcpu/runs/small/b/sandbox.tsv"
     check "crash-b: part c went on in a second batch" grep -q "part=c" "$out/students/crash-b/labcpu/runs/small/batch-2/out/results.tsv"
+    check "grading.log names each score's student (score good labcpu 12/12, score starter labcpu 0/12)" \
+        bash -c "grep -q ' score good labcpu 12/12' '$out/grading.log' && grep -q ' score starter labcpu 0/12' '$out/grading.log'"
     check "good: the public case ran in one process, the hidden case in another" \
         bash -c "grep -q 'batch 1 of good labcpu (small)' '$out/grading.log' && grep -q 'batch 1 of good labcpu (big)' '$out/grading.log'"
     check "hang-big: loses part b on the big case only (12 - 2 - 1)" points_of hang-big 9

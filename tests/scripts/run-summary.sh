@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# tests/run.sh's report of its scripts, on a tree of three made-up ones: a pass with its wall
+# and CPU time, a skip with its reason, a failure with its failed checks, the lines that explain
+# each (indented under it), and its last lines; the closing counts and a failing exit status.
+# CI's excerpt shows only this report, so what it keeps is what a failure on CI can say.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
+work=$(mktemp -d /tmp/run-summary-test.XXXXXX)
+trap 'rm -rf -- "$work"' EXIT
+
+mkdir -p "$work/tests/scripts" "$work/build/tests" "$work/build/bin"
+cp tests/run.sh "$work/tests/"
+printf '#!/usr/bin/env bash\nfor ((i = 0; i < 300000; i++)); do :; done\necho "ok    spun"\n' >"$work/tests/scripts/busy.sh"
+printf '#!/usr/bin/env bash\necho "needs a thing this machine lacks"\nexit 77\n' >"$work/tests/scripts/lacking.sh"
+cat >"$work/tests/scripts/broken.sh" <<'EOF'
+#!/usr/bin/env bash
+echo "ok    first"
+echo "FAIL  second"
+echo "      why the second failed"
+echo "ok    third"
+echo "      a detail of a passing check"
+echo "FAIL  fourth"
+exit 1
+EOF
+(cd "$work" && TEST_JOBS=2 bash tests/run.sh) >"$work/out.txt" 2>&1
+status=$?
+
+check "a failed script fails the run (status $status)" test "$status" == 1
+check "a pass names its wall and CPU seconds" grep -qE '^PASS  busy\.sh \([0-9]+ s, [0-9]+ s of CPU\)$' "$work/out.txt"
+check "a skip gives its reason" grep -qx 'SKIP  lacking.sh: needs a thing this machine lacks' "$work/out.txt"
+check "a failure counts its failed checks" grep -qE '^FAIL  broken\.sh \(exit 1, [0-9]+ s, [0-9]+ s of CPU\): 2 failed check\(s\):$' "$work/out.txt"
+# The failed checks first, each with its explanation, and nothing under a passing one.
+check "each failed check comes with the lines that explain it" \
+    test "$(sed -n '/^FAIL  broken/,/--- the last lines/p' "$work/out.txt" | sed '1d;$d')" == \
+    "$(printf '      FAIL  second\n            why the second failed\n      FAIL  fourth')"
+check "then its last lines" grep -qx '      ok    third' "$work/out.txt"
+check "the counts" grep -qx '1 passed, 1 failed, 1 skipped' "$work/out.txt"
+((failures == 0)) || indent "$(<"$work/out.txt")"
+finish
