@@ -172,17 +172,17 @@ for sandbox in "${sandboxes[@]}"; do grade_class "$sandbox" 3; done
 
 # A second run reuses the cached reference outputs; on a terminal (script(1) gives it one) the
 # progress line is rewritten in place instead of added to. It keeps the leaderboard's
-# pseudonyms; its gnuplot fails, and the class report says so instead of showing figures. (The
-# failing gnuplot lies beside the stand-in sanitizer and is put on PATH as it is. On CI, put on
-# PATH for script(1)'s command alone from a folder in /tmp, it was passed over for the real one,
-# while the stand-in, in /var/tmp and on the exported PATH, was found.)
+# pseudonyms; its gnuplot fails, and the class report says so instead of showing figures.
+# script(1) runs its command with $SHELL, or sh where SHELL is unset, as it is on CI: there sh
+# found no grade_labcpu, the regrade never ran (status 127), and the report checked was the
+# first run's. So SHELL names this bash, which knows the exported function.
 export -f grade_labcpu best_sandbox
 broken=$stand_ins/broken-gnuplot
 mkdir -p "$broken" && printf '#!/bin/sh\necho "a gnuplot that fails" >&2\nexit 1\n' >"$broken/gnuplot" && chmod 755 "$broken/gnuplot"
 export BUILD repo subs out
 cp "$out/.grader/leaderboard-pseudonyms.tsv" "$work/pseudonyms-before.tsv"
 ranked_before="$(ranked a); $(ranked b); $(ranked c)"
-(export PATH=$broken:$PATH && script -qec 'grade_labcpu "$repo" "$subs" "$out" --regrade --student good --leaderboard' /dev/null) >"$work/again.txt" 2>&1
+(export PATH=$broken:$PATH SHELL=$BASH && script -qec 'grade_labcpu "$repo" "$subs" "$out" --regrade --student good --leaderboard' /dev/null) >"$work/again.txt" 2>&1
 status=$?
 check "--regrade of one student in a terminal ends well (status $status)" test "$status" == 0
 check "--regrade of one student keeps the cached reference outputs" \
