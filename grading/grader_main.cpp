@@ -15,11 +15,11 @@
 #include <optional>
 #include <set>
 #include <sstream>
-#include <tuple>
 #include <vector>
 
 #include "args.hpp"
 #include "atomic_file.hpp"
+#include "checked_runs.hpp"
 #include "class_report.hpp"
 #include "fail.hpp"
 #include "gpu.hpp"
@@ -430,10 +430,9 @@ int cmd_scan_forbidden(int argc, char** argv) {
     return 0;
 }
 
-// The timed runs whose reference outputs a student's evidence needs before it can be scored:
-// every checked timed run a part's record names that is one of the part's timed runs on its
-// case, and whose reference (<reference>/<case>/run<index>/) is not there yet. grade.sh makes
-// them with the reference solution (--data-index, --part) and then scores.
+// The timed runs whose reference outputs a student's evidence needs before it can be scored
+// (checked_runs.hpp says which). grade.sh makes them with the reference solution (--data-index,
+// --part) and then scores.
 int cmd_checked_runs(int argc, char** argv) {
     ArgParser args("grader checked-runs", "Prints CASE<TAB>INDEX<TAB>PART for each checked timed run whose reference output is missing.");
     lab_options(args);
@@ -444,34 +443,9 @@ int cmd_checked_runs(int argc, char** argv) {
                 "before the students, since every student's driver keeps those)");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
-    std::set<std::tuple<std::string, unsigned long long, std::string>> needed;
-    auto need = [&](const CasePlan& c, const std::string& part, unsigned long long index) {
-        if (plan.timed_runs(c, part).contains(index) &&
-            !exists(args.text("reference") + "/" + c.name + "/" + checked_run_folder(index) + "/out/" + part + ".sample"))
-            needed.insert({c.name, index, part});
-    };
-    const unsigned long long every = static_cast<unsigned long long>(args.integer("every-run-up-to", 0, 1000));
-    for (const CasePlan& c : plan.cases) {
-        if (every > 0) {
-            for (const std::string& part : plan.part_names()) {
-                LabPlan::TimedRuns timed = plan.timed_runs(c, part);
-                if (timed.count <= every)
-                    for (unsigned long long i = timed.first; i < timed.first + timed.count; ++i) need(c, part, i);
-            }
-            continue;
-        }
-        std::string runs = args.text("dir") + "/runs/" + c.name;
-        DIR* folder = opendir(runs.c_str());
-        if (!folder) continue;
-        while (dirent* entry = readdir(folder)) {
-            std::string name = entry->d_name;
-            if (name == "." || name == "..") continue;
-            RunEvidence run = read_run(runs + "/" + name, plan.part_names());
-            for (const auto& [part, record] : run.parts)
-                for (unsigned long long index : record.checked_runs) need(c, part, index);
-        }
-        closedir(folder);
-    }
+    std::set<CheckedRun> needed = missing_checked_run_references(
+        plan, args.text("reference"), args.text("dir"),
+        static_cast<unsigned long long>(args.integer("every-run-up-to", 0, 1000)));
     for (const auto& [case_name, index, part] : needed) std::printf("%s\t%llu\t%s\n", case_name.c_str(), index, part.c_str());
     return 0;
 }

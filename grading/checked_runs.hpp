@@ -1,0 +1,25 @@
+// Which reference outputs of checked timed runs a grading run still has to make. A student's
+// driver keeps the outputs of two of each part's timed runs (grading/FORMATS.md); grade.sh runs
+// the reference solution on the same inputs (--data-index) and keeps a sample of its output as
+// <reference>/<case>/run<index>/out/<part>.sample, which scoring compares them with.
+#pragma once
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "lab_plan.hpp"
+
+// CASE, run INDEX, PART.
+using CheckedRun = std::tuple<std::string, unsigned long long, std::string>;
+
+// The checked timed runs whose sample is missing under REFERENCE (a folder per case, holding the
+// reference's run of it: <case>/out/results.tsv), among
+//   - with every_run_up_to > 0: every timed run of every part on the cases with at most that many
+//     timed runs a part (every student's driver keeps all of those, so they are made first);
+//   - else: those the student's run records in STUDENT_DIR/runs/<case>/ name (untrusted).
+// Only a part the reference ran on the case is ever listed: where it sat the case out (lab 6's
+// one-block sorts above 1024 pairs) there is no output to sample, and scoring asks for none, so
+// neither the plan nor a record naming such a run can make grade.sh ask the reference for one.
+// Runs outside the part's timed runs on the case are never listed.
+std::set<CheckedRun> missing_checked_run_references(const LabPlan& plan, const std::string& reference,
+                                                    const std::string& student_dir, unsigned long long every_run_up_to);

@@ -1,0 +1,79 @@
+// Which reference outputs of checked timed runs grade.sh is asked to make: never one of a part
+// the reference sat out (lab 6's one-block sorts above 1024 pairs, where the reference has no
+// output and grading stopped on the H200 because it was asked for one), nor a run a forged
+// record names outside the part's timed runs.
+#include "catch.hpp"
+#include "checked_runs.hpp"
+#include "manifest.hpp"
+#include "run_evidence.hpp"
+#include "temp_folder.hpp"
+
+namespace {
+
+const char* kManifest = R"(
+student_files = k.cu
+parts = one two
+cases = small big
+case.small.args = --n 3
+case.small.visibility = public
+case.small.points = 1
+case.big.args = --n 2 --reps 2 --warmup 0
+case.big.visibility = public
+case.big.points = 1
+perf.cases = big
+perf.points = 1
+perf.full_ratio = 1.2
+perf.zero_ratio = 10
+)";
+
+struct Fixture {
+    TempFolder dir;
+    LabPlan plan = make_lab_plan(Manifest::parse(kManifest, "m"), "labT");
+    Fixture() {
+        // The reference ran both parts on small, and sat part two out on big.
+        dir.write("reference/small/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n"
+                                                     "record=part\tpart=two\tstatus=ran\toutput=two.out\n");
+        dir.write("reference/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n"
+                                                   "record=part\tpart=two\tstatus=skipped\tmessage=does not apply\n");
+    }
+    std::set<CheckedRun> missing(unsigned long long every) const {
+        return missing_checked_run_references(plan, dir / "reference", dir / "lab", every);
+    }
+    unsigned long long first(const std::string& case_name, const std::string& part) const {
+        for (const CasePlan& c : plan.cases)
+            if (c.name == case_name) return plan.timed_runs(c, part).first;
+        FAIL("no case " << case_name);
+        return 0;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("checked runs: every timed run of the small cases, but none of a part the reference sat out") {
+    Fixture f;
+    const unsigned long long a = f.first("big", "one"), s1 = f.first("small", "one"), s2 = f.first("small", "two");
+    // small, untimed, has one timed run a part; big, a performance case, two.
+    CHECK(f.missing(1) == std::set<CheckedRun>{{"small", s1, "one"}, {"small", s2, "two"}});
+    CHECK(f.missing(2) ==
+          std::set<CheckedRun>{{"small", s1, "one"}, {"small", s2, "two"}, {"big", a, "one"}, {"big", a + 1, "one"}});
+
+    // One made already: it is not asked for again.
+    f.dir.write("reference/big/" + checked_run_folder(a) + "/out/one.sample", "");
+    CHECK(f.missing(2) == std::set<CheckedRun>{{"small", s1, "one"}, {"small", s2, "two"}, {"big", a + 1, "one"}});
+}
+
+TEST_CASE("checked runs: a student's records name them; a forged name asks for nothing the reference cannot make") {
+    Fixture f;
+    const unsigned long long one = f.first("big", "one"), two = f.first("big", "two");
+    CHECK(f.missing(0).empty());  // no runs yet
+
+    f.dir.write("lab/runs/big/batch-1/out/results.tsv",
+                "record=part\tpart=one\tstatus=ran\toutput=one.out\tchecked_runs=" + std::to_string(one) + " " +
+                    std::to_string(one + 7) + "\n" +  // the second is not one of the case's timed runs
+                    "record=part\tpart=two\tstatus=ran\toutput=two.out\tchecked_runs=" + std::to_string(two) + "\n");
+    CHECK(f.missing(0) == std::set<CheckedRun>{{"big", one, "one"}});
+
+    // Without the reference's run of the case, nothing is asked for (it is made first).
+    f.dir.write("reference/big/out/results.tsv", "");
+    CHECK(f.missing(0).empty());
+}
