@@ -89,7 +89,10 @@ report_script() {
     esac
 }
 
-# TEST_LOGS=DIR keeps every script's log there (NAME.log); else they go with the run.
+# TEST_LOGS=DIR keeps every script's log there (NAME.log); else they go with the run. Not
+# passed down: a script that runs tests/run.sh itself (run-summary.sh, the tarball's make test in
+# grading-dist.sh) would write its scripts' results into this run's folder, and this run would
+# report them as its own (it did on the H200).
 if [[ -n ${TEST_LOGS-} ]]; then
     logs=$TEST_LOGS
     mkdir -p -- "$logs" || exit 1
@@ -97,6 +100,7 @@ else
     logs=$(mktemp -d /tmp/tests-run.XXXXXX)
     trap 'rm -rf -- "$logs"' EXIT
 fi
+unset TEST_LOGS
 # run_script SCRIPT: runs it, leaving LOGS/NAME.log and LOGS/NAME.done ("STATUS SECONDS CPU"):
 # its wall time, and the CPU time it and its children took (user and system), which is what
 # the scripts compete for on a small machine.

@@ -11,7 +11,7 @@ trap 'rm -rf -- "$work"' EXIT
 
 mkdir -p "$work/tests/scripts" "$work/build/tests" "$work/build/bin"
 cp tests/run.sh "$work/tests/"
-printf '#!/usr/bin/env bash\nfor ((i = 0; i < 300000; i++)); do :; done\necho "ok    spun"\n' >"$work/tests/scripts/busy.sh"
+printf '#!/usr/bin/env bash\nfor ((i = 0; i < 300000; i++)); do :; done\necho "ok    spun"\necho "TEST_LOGS: ${TEST_LOGS-unset}"\n' >"$work/tests/scripts/busy.sh"
 printf '#!/usr/bin/env bash\necho "needs a thing this machine lacks"\nexit 77\n' >"$work/tests/scripts/lacking.sh"
 cat >"$work/tests/scripts/broken.sh" <<'EOF'
 #!/usr/bin/env bash
@@ -23,7 +23,7 @@ echo "      a detail of a passing check"
 echo "FAIL  fourth"
 exit 1
 EOF
-(cd "$work" && TEST_JOBS=2 bash tests/run.sh) >"$work/out.txt" 2>&1
+(cd "$work" && TEST_JOBS=2 TEST_LOGS="$work/logs" bash tests/run.sh) >"$work/out.txt" 2>&1
 status=$?
 
 check "a failed script fails the run (status $status)" test "$status" == 1
@@ -36,5 +36,7 @@ check "each failed check comes with the lines that explain it" \
     "$(printf '      FAIL  second\n            why the second failed\n      FAIL  fourth')"
 check "then its last lines" grep -qx '      ok    third' "$work/out.txt"
 check "the counts" grep -qx '1 passed, 1 failed, 1 skipped' "$work/out.txt"
+# A script that runs tests/run.sh itself must not report into this run's folder.
+check "TEST_LOGS keeps the logs, and is not passed down to the scripts" grep -qx 'TEST_LOGS: unset' "$work/logs/busy.sh.log"
 ((failures == 0)) || indent "$(<"$work/out.txt")"
 finish
