@@ -150,10 +150,13 @@ check-catch2:
 	@$(if $(CATCH2_FOUND),true,echo "Catch2 was not found: install it with 'sudo apt-get install catch2' (README.md, Prerequisites)" >&2; exit 1)
 test-build: check-catch2 $(TEST_BINARIES) $(LAB_BINARIES) $(BUILD)/bin/gpu-limits
 # What the tests need is installed first (mk/deps.sh), then a fresh make builds and runs them:
-# it finds the Catch2 just installed, which this one, started before, could not.
+# it finds the Catch2 just installed, which this one, started before, could not. It builds on
+# every CPU unless make was given -j itself: the README's `make test` has none, and on a 16-core
+# H200 machine it compiled the tests, labs and grader one file at a time.
+TEST_BUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2))
 test:
 	@mk/deps.sh ensure
-	@$(MAKE) --no-print-directory test-build
+	@$(MAKE) --no-print-directory $(TEST_BUILD_JOBS) test-build
 	BUILD=$(BUILD) tests/run.sh
 .PHONY: check-catch2 test-build test
 
