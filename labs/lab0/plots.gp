@@ -46,13 +46,14 @@ if (strlen(missing) > 0) { print figure . ": no passing row for" . missing . ", 
 set output outdir . "/" . figure
 set title "z = a x + y against n, blocks of 256" . on_gpu
 set xlabel "n (elements)"
+set format x "2^{%L}"
 if (strlen(ok) == 0) {
     print figure . ": no passing row for any of its curves; the figure is empty"
     set label 1 "no passing row in this CSV" at graph 0.5, 0.5 center
     plot [1:10] [1:10] 100 notitle
     unset label 1
 } else {
-    plot for [i in ok] points(word(parts, i + 0), 1, extra) using 1:2 with linespoints title word(parts, i + 0)
+    plot for [i in ok] points(word(parts, i + 0), 1, extra) using 1:2 with linespoints title word(parts, i + 0) noenhanced
 }
 
 figure = "lab0-blocks.png"
@@ -63,12 +64,13 @@ if (strlen(missing) > 0) { print figure . ": no passing row for" . missing . ", 
 set output outdir . "/" . figure
 set title sprintf("z = a x + y against the block size, n = %d", blocks_n) . on_gpu
 set xlabel "threads per block"
+set format x "%g"
 if (strlen(ok) == 0) {
     print figure . ": no passing row for any of its curves; the figure is empty"
     set label 1 "no passing row in this CSV" at graph 0.5, 0.5 center
     plot [1:10] [1:10] 100 notitle
     unset label 1
 } else {
-    plot for [i in ok] points(word(parts, i + 0), 2, extra) using 1:2 with linespoints title word(parts, i + 0)
+    plot for [i in ok] points(word(parts, i + 0), 2, extra) using 1:2 with linespoints title word(parts, i + 0) noenhanced
 }
 unset output
