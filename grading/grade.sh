@@ -420,8 +420,8 @@ run_on_gpus() {
     for item in "${RUN_ITEMS[@]}"; do
         lab=${item#*$'\t'}
         [[ -n ${lab_work[$lab]+x} ]] ||
-            lab_work[$lab]=$(printf '%s\n' "$(round_work "$lab" 1)" "$(round_work "$lab" 2)" "$(round_work "$lab" 3)" | awk '{ s += $1 } END { print s }')
-        work=$(awk -v a="$work" -v b="${lab_work[$lab]}" 'BEGIN { print a + b }')
+            lab_work[$lab]=$(($(round_work "$lab" 1) + $(round_work "$lab" 2) + $(round_work "$lab" 3)))
+        work=$((work + lab_work[$lab]))
     done
     progress_start "$work"
     local workers=("$((${#GPU_IDS[@]} * RUNNERS))" "${#GPU_IDS[@]}" "$((${#GPU_IDS[@]} * RUNNERS))")

@@ -177,7 +177,8 @@ int cmd_ledger(int argc, char** argv) {
     const std::string verb = argc > 1 ? argv[1] : "";
     const std::map<std::string, std::string> verbs = {
         {"start", "Writes a new ledger: the budget (--budget, else three of the lab's longest process walls), nothing spent."},
-        {"wall", "Prints the wall clock a run of --for batch|part|sanitizer on --cases may have; exit 1 when the budget is spent."},
+        {"wall", "Prints the wall clock a run of --for batch|part|sanitizer on --cases may have; exit 1 when the budget is spent. "
+                 "Without --ledger, the wall alone (the reference solution's runs, which no budget limits)."},
         {"spend", "Adds the seconds of a run (its sandbox.tsv) to what was spent."},
         {"stops", "Records the parts a run folder says the time limit stopped on --case (and --part, run alone, when its wall clock did)."},
         {"pending", "Prints the CASE/PART pairs of --pairs still to run; each retired one gets DIR/runs/CASE/PART/not-run.txt."},
@@ -216,7 +217,7 @@ int cmd_ledger(int argc, char** argv) {
     const LabPlan plan = plan_from(args);
     const WallRules rules = wall_rules_from(args);
     const std::string path = args.text("ledger");
-    if (path.empty()) fail(exit_code::bad_usage, "--ledger is required");
+    if (path.empty() && verb != "wall") fail(exit_code::bad_usage, "--ledger is required");
     auto case_of = [&](const std::string& name) {
         const CasePlan* c = plan.find_case(name);
         if (!c) fail(exit_code::bad_usage, "no case '" + name + "' in " + plan.lab);
@@ -231,7 +232,7 @@ int cmd_ledger(int argc, char** argv) {
         return 0;
     }
     try {
-        ledger = read_ledger(path);
+        if (!path.empty()) ledger = read_ledger(path);
     } catch (const FormatError& e) {
         fail(exit_code::io_error, e.what());
     }
@@ -246,7 +247,7 @@ int cmd_ledger(int argc, char** argv) {
                            : kind == "part" ? process_wall(limits[0], rules)
                            : kind == "sanitizer" ? sanitizer_wall(limits[0])
                                                  : (fail(exit_code::bad_usage, "--for must be batch, part or sanitizer"), 0);
-        std::optional<long long> wall = wall_within_budget(ledger, wanted);
+        std::optional<long long> wall = path.empty() ? std::optional<long long>(wanted) : wall_within_budget(ledger, wanted);
         if (!wall) return 1;
         std::printf("%lld\n", *wall);
         return 0;

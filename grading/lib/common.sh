@@ -31,10 +31,12 @@ phase_end() {
 }
 # Time spent inside a parallel phase, added up over its workers: add_time KIND SECONDS.
 add_time() { printf '%s\t%s\n' "$1" "$2" >>"$RUN_DIR/worker-times.$BASHPID.tsv"; }
-# seconds_since START: the seconds since START (an $EPOCHREALTIME), to the millisecond, counted
-# by bash itself in microseconds (the decimal point is the locale's).
+# micros_since START: the microseconds since START (an $EPOCHREALTIME), counted by bash itself
+# (the decimal point is the locale's); seconds_since START: the same in seconds, to the millisecond.
+micros_since() { echo $((10#${EPOCHREALTIME//[.,]/} - 10#${1//[.,]/})); }
 seconds_since() {
-    local elapsed=$((10#${EPOCHREALTIME//[.,]/} - 10#${1//[.,]/}))
+    local elapsed
+    elapsed=$(micros_since "$1")
     printf '%d.%03d\n' $((elapsed / 1000000)) $((elapsed % 1000000 / 1000))
 }
 

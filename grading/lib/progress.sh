@@ -33,24 +33,28 @@ progress_failed() {
 }
 
 progress_step() {
-    local id=$1 lab=$2 lock done work failed left line
+    local id=$1 lab=$2 lock done work failed left line micros
     exec {lock}>>"$PROGRESS_FILE.lock"
     flock -x "$lock"
     read -r done <"$PROGRESS_FILE"
     done=$((done + 1))
     printf '%s\n' "$done" >"$PROGRESS_FILE"
-    work=$(awk -v a="$(<"$PROGRESS_FILE.work")" -v b="$3" 'BEGIN { print a + b }')
+    work=$(($(<"$PROGRESS_FILE.work") + $3))
     printf '%s\n' "$work" >"$PROGRESS_FILE.work"
     if progress_failed "$id" "$lab" && ! grep -qxF -- "$id"$'\t'"$lab" "$PROGRESS_FILE.failed"; then
         printf '%s\t%s\n' "$id" "$lab" >>"$PROGRESS_FILE.failed"
     fi
     failed=$(wc -l <"$PROGRESS_FILE.failed")
-    left=$(awk -v s="$PROGRESS_STARTED" -v now="$EPOCHREALTIME" -v w="$work" -v t="$PROGRESS_WORK" \
-        -v last="$((PROGRESS_ROUND == ROUNDS && done == PROGRESS_TOTAL))" 'BEGIN {
-        if (last) { print "none"; exit }
-        if (w <= 0) { print "not known yet"; exit }
-        r = (now - s) / w * (t - w); if (r < 0) r = 0
-        if (r < 90) printf "about %d s", r + 0.5; else printf "about %d min", r / 60 + 0.5 }')
+    # The time so far, per unit of work done, times the work left (round_work's units).
+    if ((PROGRESS_ROUND == ROUNDS && done == PROGRESS_TOTAL)); then
+        left=none
+    elif ((work <= 0)); then
+        left="not known yet"
+    else
+        micros=$(($(micros_since "$PROGRESS_STARTED") * (PROGRESS_WORK - work) / work))
+        ((micros < 0)) && micros=0
+        if ((micros < 90000000)); then left="about $(((micros + 500000) / 1000000)) s"; else left="about $(((micros + 30000000) / 60000000)) min"; fi
+    fi
     line="runs: round $PROGRESS_ROUND/$ROUNDS (${ROUND_NAMES[$PROGRESS_ROUND]}) $done/$PROGRESS_TOTAL, $failed with failures, time left: $left"
     if [[ -t 2 ]]; then
         printf '\r\033[K%s' "$line" >&2

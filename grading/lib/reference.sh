@@ -14,23 +14,28 @@
 # The time limit of a case in this run: the manifest's, or --time-limit when lower (grader plan
 # applies it, grading/run_ledger.hpp; the student's runs' walls: runs.sh, ledger).
 case_limit() { echo "${CASE_LIMIT[$1/$2]}"; }
+# reference_wall LAB CASE...: the wall clock of one reference run over the cases, as a student's
+# batch run of them gets (grading/run_ledger.hpp), with no budget to draw on.
+reference_wall() {
+    "$GRADER" ledger wall --manifests "$MANIFESTS" --lab "$1" --for batch --cases "${*:2}" \
+        --margin "${GRADE_WALL_MARGIN:-10}" ${TIME_LIMIT_CAP:+--time-limit "$TIME_LIMIT_CAP"}
+}
 
 # run_reference LAB DIR GPU BOUNDS CASE...: one trusted run of the reference solution over the
 # cases, each into DIR/CASE/out (BOUNDS: --write-bounds, or "" for a timing run).
 run_reference() {
-    local lab=$1 dir=$2 gpu=$3 bounds=$4 case_name wall=0 limit
+    local lab=$1 dir=$2 gpu=$3 bounds=$4 case_name wall
     shift 4
     mkdir -p -- "$dir"
     rm -rf -- "$dir/.run" && mkdir -- "$dir/.run"
     for case_name in "$@"; do
-        limit=$(case_limit "$lab" "$case_name")
-        printf '%s %s --time-limit %s\n' "$case_name" "${CASE_ARGS[$lab/$case_name]}" "$limit"
-        wall=$(awk -v w="$wall" -v t="$limit" 'BEGIN { printf "%d", w + 2 * t }')
+        printf '%s %s --time-limit %s\n' "$case_name" "${CASE_ARGS[$lab/$case_name]}" "$(case_limit "$lab" "$case_name")"
     done >"$dir/.run/cases.txt"
+    wall=$(reference_wall "$lab" "$@") || die "grader ledger wall failed for the reference solution of $lab"
     local cpus
     cpus=$(timed_cpus)
     # From the repository, where the cases' data files are named (hidden ones too).
-    (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu ${cpus:+taskset -c "$cpus"} timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) \
+    (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu ${cpus:+taskset -c "$cpus"} timeout -s KILL "$wall" \
         "${REFERENCE_BIN[$lab]}" "${REFERENCE_ARGS[@]}" --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"} >"$dir/.run/log.txt" 2>&1)
     for case_name in "$@"; do
         rm -rf -- "${dir:?}/$case_name" && mkdir -p -- "$dir/$case_name"
@@ -122,7 +127,7 @@ make_checked_run_references() {
 # CASE<TAB>INDEX<TAB>PART) that are still missing, in one run of the reference solution; fails,
 # keeping its log in $PRIVATE/reference-checked-LAB.log, when one of them could not be made.
 run_checked_run_references() {
-    local lab=$1 gpu=$2 needed=$3 case_name index part wall=0 limit made=() problem
+    local lab=$1 gpu=$2 needed=$3 case_name index part wall made=() problem
     local root=${REFERENCE_DIR[$lab]} work
     work=$root/.checked-runs
     rm -rf -- "$work" && mkdir -p -- "$work"
@@ -130,15 +135,14 @@ run_checked_run_references() {
         [[ -n $case_name ]] || continue
         # Another runner may have made it meanwhile (under the same lock).
         [[ -e $root/$case_name/run$index/out/$part.sample ]] && continue
-        limit=$(case_limit "$lab" "$case_name")
         printf '%s.run%s %s --time-limit %s --data-index %s --reps 0 --check sample --sample-seed %s --part %s\n' \
-            "$case_name" "$index" "${CASE_ARGS[$lab/$case_name]}" "$limit" "$index" "$SAMPLE_SEED" "$part"
-        wall=$(awk -v w="$wall" -v t="$limit" 'BEGIN { printf "%d", w + 2 * t }')
+            "$case_name" "$index" "${CASE_ARGS[$lab/$case_name]}" "$(case_limit "$lab" "$case_name")" "$index" "$SAMPLE_SEED" "$part"
         made+=("$case_name/$index/$part")
     done <<<"$needed" >"$work/cases.txt"
     ((${#made[@]})) || { rm -rf -- "$work"; return 0; }
+    wall=$(reference_wall "$lab" "${made[@]%%/*}") || die "grader ledger wall failed for the reference solution of $lab"
     log "reference outputs of checked timed runs: $lab ${made[*]}"
-    (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu timeout -s KILL $((wall + ${GRADE_WALL_MARGIN:-10})) "${REFERENCE_BIN[$lab]}" "${REFERENCE_ARGS[@]}" \
+    (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu timeout -s KILL "$wall" "${REFERENCE_BIN[$lab]}" "${REFERENCE_ARGS[@]}" \
         --cases "$work/cases.txt" --out "$work" --write-bounds >"$work/log.txt" 2>&1)
     local item check=$work/check status=0
     for item in "${made[@]}"; do

@@ -386,9 +386,9 @@ cases_of() {
     return 0
 }
 
-# round_work LAB ROUND: the runner time one student x lab takes in ROUND, in sandboxed processes,
-# a timed one counting as much as RUNNERS_PER_GPU untimed ones (it has the GPU to itself). The
-# progress line's estimate of the time left weighs each step by it.
+# round_work LAB ROUND: the runner time one student x lab takes in ROUND, in untimed sandboxed
+# processes, a timed one counting as RUNNERS of them (it has the GPU to itself, while RUNNERS
+# untimed ones share it). The progress line's estimate of the time left weighs each step by it.
 round_work() {
     local lab=$1 untimed=0 timed=0
     case $2 in
@@ -399,7 +399,7 @@ round_work() {
             [[ -n $(cases_of "$lab" untimed ${LAB_HIDDEN_CASES[$lab]}) ]] && untimed=$((untimed + 1))
             [[ -n $(cases_of "$lab" timed ${LAB_HIDDEN_CASES[$lab]}) ]] && timed=1 ;;
     esac
-    awk -v u="$untimed" -v t="$timed" -v r="$RUNNERS" 'BEGIN { printf "%.3f", u / r + t }'
+    echo $((untimed + timed * RUNNERS))
 }
 
 # runner_item SLOT "STUDENT<TAB>LAB" NUMBER: sets the caller's student, lab, dir, gpu,
