@@ -14,6 +14,9 @@ LABS  := $(sort $(patsubst labs/%/manifest,%,$(wildcard labs/*/manifest)))
 IMPL  ?= student
 BUILD ?= build
 ARGS  ?=
+# Builds (make labN, make test) compile on every CPU unless make was given -j itself: a plain
+# `make test` compiled one file at a time, on a 16-core H200 machine too.
+BUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2))
 
 include mk/manifest.mk
 
@@ -78,7 +81,11 @@ $(call lab_bin,$(1),solution): $(call objects,$(call lab_sources,$(1))) $(COMMON
 	@mkdir -p $$(@D)
 	$$(call link,$$^ $(call manifest,$(1),libraries))
 
-$(1)-build: $(call lab_bin,$(1),$(IMPL))
+# The lab's binary, compiled on every CPU (BUILD_JOBS): a first `make labN` compiles the driver
+# core too. (The grader builds a student's binary with `make LAB-graded`, one job each.) Asked
+# first whether it is up to date, so that a run does not start with make saying so.
+$(1)-build:
+	@$$(MAKE) -q --no-print-directory $(call lab_bin,$(1),$(IMPL)) || $$(MAKE) --no-print-directory $$(BUILD_JOBS) $(call lab_bin,$(1),$(IMPL))
 # `make labN` allows a case the time the grader allows (the manifest's time_limit, when it names
 # one; the driver's own default otherwise): one owner, the manifest. With run.toolchain = yes
 # (lab0) it first shows the toolchain and the GPU: nvcc's version, then `make limits`, which
@@ -150,13 +157,10 @@ check-catch2:
 	@$(if $(CATCH2_FOUND),true,echo "Catch2 was not found: install it with 'sudo apt-get install catch2' (README.md, Prerequisites)" >&2; exit 1)
 test-build: check-catch2 $(TEST_BINARIES) $(LAB_BINARIES) $(BUILD)/bin/gpu-limits
 # What the tests need is installed first (mk/deps.sh), then a fresh make builds and runs them:
-# it finds the Catch2 just installed, which this one, started before, could not. It builds on
-# every CPU unless make was given -j itself: the README's `make test` has none, and on a 16-core
-# H200 machine it compiled the tests, labs and grader one file at a time.
-TEST_BUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2))
+# it finds the Catch2 just installed, which this one, started before, could not.
 test:
 	@mk/deps.sh ensure
-	@$(MAKE) --no-print-directory $(TEST_BUILD_JOBS) test-build
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) test-build
 	BUILD=$(BUILD) tests/run.sh
 .PHONY: check-catch2 test-build test
 
