@@ -1,7 +1,6 @@
 #include "checked_runs.hpp"
 
 #include <filesystem>
-#include <map>
 
 #include "run_evidence.hpp"
 
