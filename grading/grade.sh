@@ -183,7 +183,8 @@ build_tools() {
     if [[ $SLURM == task || $SLURM == collect ]]; then
         [[ -x $GRADER ]] || die "$GRADER is missing: the run with --slurm builds it"  # no build races
     else
-        make -s -C "$REPO" BUILD="$BUILD" "$GRADER" >"$PRIVATE/tools.log" 2>&1 ||
+        # On --jobs CPUs: a student's first make labN-check compiles the whole grader.
+        make -s -C "$REPO" -j "$JOBS" BUILD="$BUILD" "$GRADER" >"$PRIVATE/tools.log" 2>&1 ||
             die "cannot build the grader: see $PRIVATE/tools.log"
     fi
     NVCC=$(make -s -C "$REPO" --no-print-directory grading-print-nvcc 2>/dev/null)
