@@ -53,7 +53,11 @@ progress_step() {
     else
         micros=$(($(micros_since "$PROGRESS_STARTED") * (PROGRESS_WORK - work) / work))
         ((micros < 0)) && micros=0
-        if ((micros < 90000000)); then left="about $(((micros + 500000) / 1000000)) s"; else left="about $(((micros + 30000000) / 60000000)) min"; fi
+        if ((micros < 90000000)); then
+            left="about $(((micros + 500000) / 1000000)) s"
+        else
+            left="about $(((micros + 30000000) / 60000000)) min"
+        fi
     fi
     line="runs: round $PROGRESS_ROUND/$ROUNDS (${ROUND_NAMES[$PROGRESS_ROUND]}) $done/$PROGRESS_TOTAL, $failed with failures, time left: $left"
     if [[ -t 2 ]]; then

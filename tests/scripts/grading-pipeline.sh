@@ -176,7 +176,7 @@ for sandbox in "${sandboxes[@]}"; do grade_class "$sandbox" 3; done
 # script(1) runs its command with $SHELL, or sh where SHELL is unset, as it is on CI: there sh
 # found no grade_labcpu, the regrade never ran (status 127), and the report checked was the
 # first run's. So SHELL names this bash, which knows the exported function.
-export -f grade_labcpu best_sandbox
+export -f grade_labcpu labcpu_template_cache best_sandbox
 broken=$stand_ins/broken-gnuplot
 mkdir -p "$broken" && printf '#!/bin/sh\necho "a gnuplot that fails" >&2\nexit 1\n' >"$broken/gnuplot" && chmod 755 "$broken/gnuplot"
 export BUILD repo subs out

@@ -14,8 +14,9 @@ source tests/scripts/lib/checks.sh
 source tests/scripts/grading-lib/labcpu.sh
 source tests/scripts/grading-lib/sandbox.sh
 labcpu_test_setup grading-selfcheck
-# The test lab's trusted objects compiled once, shared with the other grading tests (grade_labcpu).
-export GRADE_TEMPLATE_CACHE=${GRADE_TEMPLATE_CACHE-$BUILD/grading-templates}
+# self-check.sh, run directly below, with the trusted objects grade_labcpu's runs share.
+GRADE_TEMPLATE_CACHE=$(labcpu_template_cache)
+export GRADE_TEMPLATE_CACHE
 
 students=(good starter wrong-b crash-b)
 subs=$work/submissions

@@ -12,15 +12,18 @@ make_labcpu_course() {
     cp -p "$fixtures/labcpu-solution/work.cpp" "$repo/solutions/labcpu/"
 }
 
+# labcpu_template_cache: where the test lab's trusted objects are kept, compiled once for all
+# the grading tests: $BUILD/grading-templates, unless GRADE_TEMPLATE_CACHE names another.
+labcpu_template_cache() { echo "${GRADE_TEMPLATE_CACHE-$(cd "$BUILD" && pwd)/grading-templates}"; }
+
 # grade_labcpu REPO SUBMISSIONS OUT [grade.sh options...]: grade.sh of REPO on the test lab,
 # taking the machine to have one GPU (GRADE_ASSUME_GPU, unless the caller sets another count),
 # with the lab's 1 s time limit, in the best sandbox this machine has (options given later,
-# --sandbox among them, win). The lab's trusted objects are compiled once for all the tests,
-# kept in $BUILD/grading-templates (GRADE_TEMPLATE_CACHE).
+# --sandbox among them, win), with the shared trusted objects (labcpu_template_cache).
 grade_labcpu() {
     local repo=$1 subs=$2 out=$3
     shift 3
-    GRADE_TEMPLATE_CACHE=${GRADE_TEMPLATE_CACHE-$(cd "$BUILD" && pwd)/grading-templates} GRADE_ASSUME_GPU=${GRADE_ASSUME_GPU:-1} GRADE_OUTPUT_LIMIT=${GRADE_OUTPUT_LIMIT:-$((8 << 20))} GRADE_WALL_MARGIN=${GRADE_WALL_MARGIN:-3} \
+    GRADE_TEMPLATE_CACHE=$(labcpu_template_cache) GRADE_ASSUME_GPU=${GRADE_ASSUME_GPU:-1} GRADE_OUTPUT_LIMIT=${GRADE_OUTPUT_LIMIT:-$((8 << 20))} GRADE_WALL_MARGIN=${GRADE_WALL_MARGIN:-3} \
         BUILD=$BUILD CUDA_ARCH=${CUDA_ARCH:-90} "$repo/grading/grade.sh" --labs labcpu --out "$out" --time-limit 1 \
         --sandbox "$(best_sandbox)" "$@" "$subs"
 }
