@@ -15,7 +15,7 @@ std::set<CheckedRun> missing_checked_run_references(const LabPlan& plan, const s
             auto ran = reference_run.parts.find(part);
             if (ran == reference_run.parts.end() || ran->second.status != PartStatus::ran) return;
             if (!plan.timed_runs(c, part).contains(index)) return;
-            if (!fs::exists(reference + "/" + c.name + "/" + checked_run_folder(index) + "/out/" + part + ".sample"))
+            if (!fs::exists(reference + "/" + checked_run_sample(c.name, part, index)))
                 needed.insert({c.name, index, part});
         };
         if (every_run_up_to > 0) {

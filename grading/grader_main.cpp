@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -28,6 +29,7 @@
 #include "leaderboard.hpp"
 #include "output_check.hpp"
 #include "output_sample.hpp"
+#include "output_verdicts.hpp"
 #include "reports.hpp"
 #include "run_evidence.hpp"
 #include "run_ledger.hpp"
@@ -451,6 +453,38 @@ int cmd_checked_runs(int argc, char** argv) {
     return 0;
 }
 
+// The outputs of a student's runs checked as the runs end, and their arrays removed
+// (output_verdicts.hpp): what scoring compares, kept as verdicts beside each run.
+int cmd_check_outputs(int argc, char** argv) {
+    ArgParser args("grader check-outputs",
+                   "Checks the outputs of a student's runs against the reference, keeps the verdicts and removes the arrays.");
+    lab_options(args);
+    args.option("dir", "DIR", "", "the student's folder for this lab");
+    args.option("cases", "LIST", "", "the cases whose runs to check, blank-separated (default: every case)");
+    args.option("reference", "DIR", "", "the reference outputs, a folder per case");
+    args.flag("keep", "keep the arrays (GRADE_KEEP_WORK=1)");
+    args.parse(argc, argv);
+    LabPlan plan = plan_from(args);
+    std::vector<std::string> names = split_words(args.text("cases"));
+    if (names.empty())
+        for (const CasePlan& c : plan.cases) names.push_back(c.name);
+    size_t verdicts = 0;
+    try {
+        for (const std::string& name : names) {
+            const CasePlan* c = plan.find_case(name);
+            if (!c) fail(exit_code::bad_usage, "no case " + name + " in " + plan.lab);
+            std::error_code error;
+            for (const auto& run : std::filesystem::directory_iterator(args.text("dir") + "/runs/" + name, error))
+                if (run.is_directory())
+                    verdicts += check_run_outputs(plan, *c, run.path().string(), args.text("reference"), args.is_set("keep"));
+        }
+    } catch (const std::exception& e) {
+        fail(exit_code::io_error, "cannot check the outputs in " + args.text("dir") + ": " + e.what());
+    }
+    std::printf("%zu outputs checked\n", verdicts);
+    return 0;
+}
+
 // Keeps a sample of a reference run's output of one part (output_sample.hpp): <part>.sample
 // beside it, and the whole output removed.
 int cmd_compact_reference(int argc, char** argv) {
@@ -784,7 +818,7 @@ const std::map<std::string, Command>& commands() {
         {"plan", cmd_plan},     {"ledger", cmd_ledger},
         {"scan-includes", cmd_scan_includes}, {"scan-build", cmd_scan_build}, {"scan-symbols", cmd_scan_symbols},
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
-        {"headers", cmd_headers},               {"compact-reference", cmd_compact_reference},
+        {"headers", cmd_headers},               {"compact-reference", cmd_compact_reference}, {"check-outputs", cmd_check_outputs},
         {"check", cmd_check},   {"score", cmd_score},           {"report", cmd_report},
         {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"similarity", cmd_similarity},
         {"class-report", cmd_class_report}, {"leaderboard", cmd_leaderboard}};

@@ -139,7 +139,9 @@ std::string checked_run_file(const std::string& part, unsigned long long index) 
     return part + ".run" + std::to_string(index) + ".out";
 }
 
-std::string checked_run_folder(unsigned long long index) { return "run" + std::to_string(index); }
+std::string checked_run_sample(const std::string& case_name, const std::string& part, unsigned long long index) {
+    return case_name + "/run" + std::to_string(index) + "/out/" + part + ".sample";
+}
 
 std::vector<std::string> unrecorded_parts(const RunEvidence& run, const std::vector<std::string>& part_names) {
     std::vector<std::string> missing;

@@ -40,10 +40,10 @@ struct PartRecord {
     std::string host_cpus;  // and the CPUs it was pinned to (cleaned)
 };
 
-// The file of a checked timed run's output: "tiled.run17.out"; and the folder beside a case's
-// reference that holds the reference of that run: "run17".
+// The file of a checked timed run's output: "tiled.run17.out"; and, under the reference folder,
+// the sample of the reference's output of that run: "big/run17/out/tiled.sample".
 std::string checked_run_file(const std::string& part, unsigned long long index);
-std::string checked_run_folder(unsigned long long index);
+std::string checked_run_sample(const std::string& case_name, const std::string& part, unsigned long long index);
 
 struct RunEvidence {
     std::string dir;         // sandbox.tsv, stdout.txt, stderr.txt (trusted: written by the grader)

@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "output_check.hpp"
-#include "output_sample.hpp"
+#include "output_verdicts.hpp"
 #include "perf_curve.hpp"
 #include "result_files.hpp"
 #include "run_evidence.hpp"
@@ -309,9 +309,8 @@ private:
                     if (r.output.empty()) {
                         why = "it reported a result but wrote no output";
                     } else {
-                        OutputVerdict v = check_output_files(run.output_dir + "/" + r.output,
-                                                             in_.reference_dir + "/" + c.name + "/out/" + reference.parts[p.name].output,
-                                                             c.tolerance);
+                        OutputVerdict v = output_verdict(run, r.output, in_.reference_dir,
+                                                         c.name + "/out/" + reference.parts[p.name].output, c.tolerance);
                         pass = v.pass;
                         why = v.pass ? "correct" : v.checked ? "wrong result: " + v.reason : v.reason;
                         if (pass) {
@@ -346,7 +345,7 @@ private:
     // done in every run, or "": each must be one of the part's timed runs on the case, two of them
     // (one when there is one), and match the reference solution's output for that run's own
     // inputs at the sampled positions (output_sample.hpp), which grade.sh made before scoring
-    // (<case>/run<index>/out/<part>.sample beside the case's reference).
+    // (checked_run_sample, beside the case's reference), or the verdicts check-outputs kept.
     std::string timed_runs_problem(const CasePlan& c, const std::string& part, const PartRecord& r, const RunEvidence& run) {
         LabPlan::TimedRuns timed = plan_.timed_runs(c, part);
         size_t expected = timed.count < 2 ? size_t(timed.count) : 2;
@@ -359,11 +358,11 @@ private:
             return "its record does not name the " + std::to_string(expected) +
                    " checked timed runs the driver keeps, so its timed runs cannot be shown to do the work";
         for (unsigned long long index : r.checked_runs) {
-            std::string reference = in_.reference_dir + "/" + c.name + "/" + checked_run_folder(index) + "/out/" + part + ".sample";
-            if (!exists(reference)) throw std::runtime_error("the reference output of timed run " + std::to_string(index) +
-                                                             " of case " + c.name + " is missing: " + reference);
-            OutputVerdict v = check_output_against_sample(run.output_dir + "/" + checked_run_file(part, index), reference,
-                                                          c.tolerance);
+            std::string reference = checked_run_sample(c.name, part, index);
+            if (!exists(in_.reference_dir + "/" + reference))
+                throw std::runtime_error("the reference output of timed run " + std::to_string(index) + " of case " + c.name +
+                                         " is missing: " + in_.reference_dir + "/" + reference);
+            OutputVerdict v = output_verdict(run, checked_run_file(part, index), in_.reference_dir, reference, c.tolerance);
             if (!v.pass)
                 return "the checked run was right, but timed run " + std::to_string(index - timed.first + 1) + " of " +
                        std::to_string(timed.count) + " (inputs of its own) is wrong: " + v.reason;

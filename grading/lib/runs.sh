@@ -449,7 +449,24 @@ timed_runs() {
     local started=$EPOCHREALTIME
     TIMED_ON=$timing_gpu with_gpu exclusive "$timing_gpu" run_group "$sandbox_slot" "$timing_gpu" "$student" "$lab" "$@"
     add_time "timed cases" "$(seconds_since "$started")"
-    ! gpu_lost_after "$timing_gpu"
+    gpu_lost_after "$timing_gpu" && return 1
+    # Their outputs checked now, the references of the timed runs the driver kept made first.
+    [[ -z ${REFERENCE_DIR[$lab]-} ]] || make_checked_run_references "$lab" "$dir" "$timing_gpu"
+    check_outputs "$@"
+}
+
+# check_outputs CASE...: the caller's outputs of those cases checked against the reference now,
+# the verdicts kept and the arrays removed (grader check-outputs, grading/output_verdicts.hpp),
+# so that a class's outputs never wait on disk for the scores: a lab 2 performance case leaves
+# 2 GB per student, and 8 copies of every lab filled a 64 GB disk during the timed round. An
+# output whose reference is not made yet is left for scoring, as is everything when this fails.
+check_outputs() {
+    [[ -n ${REFERENCE_DIR[$lab]-} ]] || return 0
+    local said
+    said=$("$GRADER" check-outputs --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" --cases "$*" \
+        --reference "${REFERENCE_DIR[$lab]}" $([[ ${GRADE_KEEP_WORK:-0} == 1 ]] && echo --keep) 2>&1) ||
+        log "checking the outputs of $student $lab ($*) failed: $said"
+    return 0
 }
 
 # The rounds' worker functions, for run_pool: each takes SLOT "STUDENT<TAB>LAB" NUMBER.
@@ -460,7 +477,8 @@ run_public_round() {
         # shellcheck disable=SC2086  # a list of case names
         [[ -z $cases ]] || shared_or_alone "$gpu" run_group "$sandbox_slot" "$gpu" "$student" "$lab" $cases
         add_time cases "$(seconds_since "$started")"
-        gpu_lost_after "$gpu"
+        # shellcheck disable=SC2086
+        gpu_lost_after "$gpu" || [[ -z $cases ]] || check_outputs $cases
     fi
     progress_step "$student" "$lab" "$(round_work "$lab" 1)"
 }

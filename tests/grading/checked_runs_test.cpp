@@ -58,7 +58,7 @@ TEST_CASE("checked runs: every timed run of the small cases, but none of a part 
           std::set<CheckedRun>{{"small", s1, "one"}, {"small", s2, "two"}, {"big", a, "one"}, {"big", a + 1, "one"}});
 
     // One made already: it is not asked for again.
-    f.dir.write("reference/big/" + checked_run_folder(a) + "/out/one.sample", "");
+    f.dir.write("reference/" + checked_run_sample("big", "one", a), "");
     CHECK(f.missing(2) == std::set<CheckedRun>{{"small", s1, "one"}, {"small", s2, "two"}, {"big", a + 1, "one"}});
 }
 

@@ -5,6 +5,7 @@
 
 #include "manifest.hpp"
 #include "output_sample.hpp"
+#include "output_verdicts.hpp"
 
 #include "catch.hpp"
 #include "reports.hpp"
@@ -357,4 +358,43 @@ TEST_CASE("the reference time is the median of its timings through the run", "[g
     const ScoreItem& perf = f.item(s, "performance", "big", "one");
     CHECK(perf.reference_ms == 2.0);  // the median of 1, 3 and 2
     CHECK(perf.ratio == 1.0);
+}
+
+// grader check-outputs, as each run ends (output_verdicts.hpp): the arrays go, and the score is
+// the one the arrays give; a verdict the program forges in its own folder counts for nothing.
+TEST_CASE("outputs checked as each run ends score the same, and their arrays are removed", "[grading][scoring]") {
+    namespace fs = std::filesystem;
+    Fixture f;
+    // A forged verdict, where the program can write (out/): part two is wrong on small.
+    f.dir.write("lab/runs/small/batch-1/out/verdicts.tsv", "two.out\tsmall/out/two.out\t1\t3\t0\t\n");
+    const LabScore before = f.score();
+    CHECK(f.item(before, "correctness", "small", "two").points == 0);
+    // One checked timed run's sample is not made yet (grade.sh makes those a student's records
+    // name when it is scored): its output stays until then.
+    const CasePlan& big = *f.plan.find_case("big");
+    const unsigned long long first = f.plan.timed_runs(big, "one").first;
+    const fs::path sample = f.dir / ("reference/" + checked_run_sample("big", "one", first));
+    const fs::path kept = sample.string() + ".kept";
+    fs::rename(sample, kept);
+
+    size_t checked = 0;
+    for (const CasePlan& c : f.plan.cases)
+        for (const auto& run : fs::directory_iterator(f.dir / ("lab/runs/" + c.name)))
+            checked += check_run_outputs(f.plan, c, run.path().string(), f.dir / "reference", false);
+    CHECK(checked == 6);  // small: one and two, each with its timed run; big: one and its second timed run
+    std::vector<std::string> left;
+    for (const auto& file : fs::recursive_directory_iterator(f.dir / "lab/runs"))
+        if (file.is_regular_file() && file.path().parent_path().filename() == "out" && file.path().filename() != "results.tsv")
+            left.push_back(file.path().filename().string());
+    CHECK(left == std::vector<std::string>{checked_run_file("one", first)});
+
+    fs::rename(kept, sample);
+    const LabScore after = score_lab(f.plan, f.inputs);
+    REQUIRE(after.items.size() == before.items.size());
+    for (size_t i = 0; i < after.items.size(); ++i) {
+        INFO(before.items[i].kind << " " << before.items[i].case_name << " " << before.items[i].part);
+        CHECK(after.items[i].points == before.items[i].points);
+        CHECK(after.items[i].message == before.items[i].message);
+    }
+    CHECK(after.points == before.points);
 }

@@ -100,6 +100,10 @@ for case_name in wide hid big; do
 done
 check "endless-b: the sanitizers run parts a and c only" \
     test "$(sanitized_parts endless-b memcheck) $(sanitized_parts endless-b racecheck)" == "a,c a,c"
+# Each public case's outputs are checked as its runs end, the timed ones' references made first,
+# and their arrays go (grader check-outputs): a class's outputs never wait on disk for the scores.
+check "good: each public case's outputs were checked as its runs ended ($(cd "$out/students/good/labcpu/runs" && echo */*/verdicts.tsv))" \
+    bash -c 'for c in small tiny medium wide; do compgen -G "$1/runs/$c/*/verdicts.tsv" >/dev/null || exit 1; done' _ "$out/students/good/labcpu"
 check "good: the sanitizers run every part" test "$(sanitized_parts good memcheck)" == a,b,c
 # The sanitizer's process has exactly a graded process's arguments (--cases, --out): a program
 # cannot tell it is watched from its command line (grading/lib/runs.sh, run_sanitizers).

@@ -1,0 +1,113 @@
+#include "output_verdicts.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include "atomic_file.hpp"
+#include "output_sample.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using VerdictKey = std::pair<std::string, std::string>;  // output, reference
+
+const char* kVerdicts = "/verdicts.tsv";
+
+std::string one_line(std::string text) {
+    for (char& ch : text)
+        if (ch == '\t' || ch == '\n' || ch == '\r') ch = ' ';
+    return text;
+}
+
+// The verdicts a run's verdicts.tsv keeps (written only by check_run_outputs: a line that does
+// not read back is the grader's fault, and throws).
+std::map<VerdictKey, OutputVerdict> read_verdicts(const std::string& run_dir) {
+    std::map<VerdictKey, OutputVerdict> verdicts;
+    std::ifstream in(run_dir + kVerdicts);
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream fields(line);
+        std::string output, reference, pass, checked, bad, reason;
+        if (!std::getline(fields, output, '\t') || !std::getline(fields, reference, '\t') ||
+            !std::getline(fields, pass, '\t') || !std::getline(fields, checked, '\t') || !std::getline(fields, bad, '\t'))
+            throw std::runtime_error("a malformed line in " + run_dir + kVerdicts + ": " + line);
+        std::getline(fields, reason);
+        OutputVerdict v;
+        v.pass = pass == "1";
+        v.checked = std::stoull(checked);
+        v.bad = std::stoull(bad);
+        v.reason = reason;
+        verdicts[{output, reference}] = v;
+    }
+    return verdicts;
+}
+
+bool is_sample(const std::string& reference) {
+    const std::string suffix = ".sample";
+    return reference.size() >= suffix.size() && reference.compare(reference.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+OutputVerdict check_files(const RunEvidence& run, const std::string& output, const std::string& reference_dir,
+                          const std::string& reference, double tolerance) {
+    std::string student = run.output_dir + "/" + output, trusted = reference_dir + "/" + reference;
+    return is_sample(reference) ? check_output_against_sample(student, trusted, tolerance)
+                                : check_output_files(student, trusted, tolerance);
+}
+
+}  // namespace
+
+OutputVerdict output_verdict(const RunEvidence& run, const std::string& output, const std::string& reference_dir,
+                             const std::string& reference, double tolerance) {
+    std::map<VerdictKey, OutputVerdict> kept = read_verdicts(run.dir);
+    auto found = kept.find({output, reference});
+    return found != kept.end() ? found->second : check_files(run, output, reference_dir, reference, tolerance);
+}
+
+size_t check_run_outputs(const LabPlan& plan, const CasePlan& c, const std::string& run_dir,
+                         const std::string& reference_dir, bool keep_outputs) {
+    const std::vector<std::string> parts = plan.part_names();
+    const RunEvidence run = read_run(run_dir, parts);
+    const RunEvidence reference = read_run(reference_dir + "/" + c.name, parts);
+    std::map<VerdictKey, OutputVerdict> verdicts = read_verdicts(run_dir);
+    std::set<std::string> waiting;  // outputs whose reference sample is not made yet
+    size_t added = 0;
+    auto check = [&](const std::string& output, const std::string& reference_path) {
+        if (verdicts.count({output, reference_path})) return;
+        verdicts[{output, reference_path}] = check_files(run, output, reference_dir, reference_path, c.tolerance);
+        ++added;
+    };
+    for (const auto& [part, record] : run.parts) {
+        auto ran = reference.parts.find(part);
+        if (record.status != PartStatus::ran || record.output.empty() || ran == reference.parts.end() ||
+            ran->second.status != PartStatus::ran || ran->second.output.empty())
+            continue;
+        check(record.output, c.name + "/out/" + ran->second.output);
+        for (unsigned long long index : record.checked_runs) {
+            if (!plan.timed_runs(c, part).contains(index)) continue;
+            std::string sample = checked_run_sample(c.name, part, index);
+            if (fs::exists(reference_dir + "/" + sample))
+                check(checked_run_file(part, index), sample);
+            else
+                waiting.insert(checked_run_file(part, index));
+        }
+    }
+    if (added > 0) {
+        AtomicFile file(run_dir + kVerdicts);
+        for (const auto& [key, v] : verdicts)
+            file.stream() << key.first << '\t' << key.second << '\t' << (v.pass ? 1 : 0) << '\t' << v.checked << '\t' << v.bad
+                          << '\t' << one_line(v.reason) << '\n';
+        file.commit();
+    }
+    if (!keep_outputs) {
+        std::error_code error;
+        for (const fs::directory_entry& entry : fs::directory_iterator(run.output_dir, error)) {
+            std::string name = entry.path().filename().string();
+            if (name != "results.tsv" && !waiting.count(name)) fs::remove(entry.path(), error);
+        }
+    }
+    return added;
+}
