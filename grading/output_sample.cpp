@@ -75,15 +75,15 @@ OutputSample read_output_sample(const std::string& path) {
 }
 
 OutputVerdict compare_with_sample(const OutputArray& student, const OutputSample& reference, double tolerance) {
-    OutputArray whole;
-    whole.dtype = reference.dtype;
-    whole.values.assign(reference.size, 0);
-    whole.bound.assign(reference.size, std::nan(""));  // unsampled: not compared
+    OutputVerdict v;
+    v.reason = shape_mismatch(student.dtype, student.values.size(), reference.dtype, reference.size);
+    if (!v.reason.empty()) return v;
+    Comparison c;
     for (size_t i = 0; i < reference.positions.size(); ++i) {
-        whole.values[reference.positions[i]] = reference.values[i];
-        whole.bound[reference.positions[i]] = reference.bounds[i];
+        uint64_t p = reference.positions[i];
+        compare_element(c, p, student.values[p], reference.values[i], tolerance * 2 * reference.bounds[i]);
     }
-    return compare_outputs(student, whole, tolerance);
+    return verdict_of(c);
 }
 
 OutputVerdict check_output_against_sample(const std::string& student_path, const std::string& sample_path,

@@ -1,11 +1,16 @@
 #include "output_verdicts.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 #include "atomic_file.hpp"
@@ -17,6 +22,7 @@ namespace fs = std::filesystem;
 using VerdictKey = std::pair<std::string, std::string>;  // output, reference
 
 const char* kVerdicts = "/verdicts.tsv";
+const size_t kThreads = 4;
 
 std::string one_line(std::string text) {
     for (char& ch : text)
@@ -74,11 +80,9 @@ size_t check_run_outputs(const LabPlan& plan, const CasePlan& c, const std::stri
     const RunEvidence reference = read_run(reference_dir + "/" + c.name, parts);
     std::map<VerdictKey, OutputVerdict> verdicts = read_verdicts(run_dir);
     std::set<std::string> waiting;  // outputs whose reference sample is not made yet
-    size_t added = 0;
+    std::vector<VerdictKey> to_check;
     auto check = [&](const std::string& output, const std::string& reference_path) {
-        if (verdicts.count({output, reference_path})) return;
-        verdicts[{output, reference_path}] = check_files(run, output, reference_dir, reference_path, c.tolerance);
-        ++added;
+        if (!verdicts.count({output, reference_path})) to_check.push_back({output, reference_path});
     };
     for (const auto& [part, record] : run.parts) {
         auto ran = reference.parts.find(part);
@@ -95,6 +99,30 @@ size_t check_run_outputs(const LabPlan& plan, const CasePlan& c, const std::stri
                 waiting.insert(checked_run_file(part, index));
         }
     }
+    std::sort(to_check.begin(), to_check.end());
+    to_check.erase(std::unique(to_check.begin(), to_check.end()), to_check.end());
+    // A few at a time: the round of timed runs waits for this, and each check of a large output
+    // is a second of reading and comparing on one core.
+    std::vector<OutputVerdict> found(to_check.size());
+    std::atomic<size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failure_lock;
+    auto worker = [&] {
+        for (size_t i; (i = next++) < to_check.size();) {
+            try {
+                found[i] = check_files(run, to_check[i].first, reference_dir, to_check[i].second, c.tolerance);
+            } catch (...) {
+                std::lock_guard<std::mutex> hold(failure_lock);
+                failure = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < std::min<size_t>(kThreads, to_check.size()); ++t) threads.emplace_back(worker);
+    for (std::thread& t : threads) t.join();
+    if (failure) std::rethrow_exception(failure);  // a reference that cannot be read: the grader's fault
+    for (size_t i = 0; i < to_check.size(); ++i) verdicts[to_check[i]] = found[i];
+    const size_t added = to_check.size();
     if (added > 0) {
         AtomicFile file(run_dir + kVerdicts);
         for (const auto& [key, v] : verdicts)

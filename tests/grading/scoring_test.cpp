@@ -41,7 +41,7 @@ const char* kExited = "outcome=exited\texit=0\tsignal=\tseconds=1\twall_limit=13
 struct Fixture {
     TempFolder dir;
     LabPlan plan = make_lab_plan(Manifest::parse(kManifest, "m"), "labT");
-    ScoringInputs inputs{dir / "lab", dir / "reference", dir / "timing"};
+    ScoringInputs inputs{dir / "lab", dir / "reference", dir / "timing", ""};
 
     Fixture() {
         // The reference: outputs with bounds for each case, and its times on this GPU.
