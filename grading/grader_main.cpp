@@ -486,9 +486,11 @@ int cmd_check_outputs(int argc, char** argv) {
 }
 
 // Keeps a sample of a reference run's output of one part (output_sample.hpp): <part>.sample
-// beside it, and the whole output removed.
+// beside it, and the whole output removed. The run is checked first, as check-reference
+// --with-bounds --part checks it, in the same read: what is wrong is printed, exit 1.
 int cmd_compact_reference(int argc, char** argv) {
-    ArgParser args("grader compact-reference", "Replaces a reference output by a sample of it (the reference of a checked timed run).");
+    ArgParser args("grader compact-reference",
+                   "Checks a reference run of one part and replaces its output by a sample of it (the reference of a checked timed run).");
     lab_options(args);
     args.option("run", "DIR", "", "the reference run folder (out/results.tsv and the outputs)");
     args.option("part", "PART", "", "the part");
@@ -496,18 +498,21 @@ int cmd_compact_reference(int argc, char** argv) {
     args.option("seed", "S", "1", "the grading run's secret sample seed");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
-    std::string out = args.text("run") + "/out";
-    RunEvidence run = read_run(args.text("run"), plan.part_names());
-    auto record = run.parts.find(args.text("part"));
-    if (record == run.parts.end() || record->second.output.empty())
-        fail(exit_code::io_error, "the reference run in " + args.text("run") + " wrote no output for part " + args.text("part"));
+    const std::string part = args.text("part"), out = args.text("run") + "/out";
+    if (part.empty()) fail(exit_code::bad_usage, "--part is required");
+    OutputArray whole;
+    std::string problem = reference_run_problem(args.text("run"), plan, true, part, &whole);
+    if (problem.empty() && whole.values.empty()) problem = "the reference run sat part " + part + " out: nothing to sample";
+    if (!problem.empty()) {
+        std::printf("%s\n", problem.c_str());
+        return 1;
+    }
     try {
-        OutputArray whole = read_output_array(out + "/" + record->second.output);
         OutputSample sample = sample_output(whole, size_t(args.integer("keep", 1, 1ll << 30)),
                                             static_cast<uint64_t>(args.integer("seed", 0, 1ll << 62)));
-        if (sample.positions.empty()) fail(exit_code::io_error, "the reference output of part " + args.text("part") + " bounds no element");
-        write_output_sample(out + "/" + args.text("part") + ".sample", sample);
-        std::remove((out + "/" + record->second.output).c_str());
+        if (sample.positions.empty()) fail(exit_code::io_error, "the reference output of part " + part + " bounds no element");
+        write_output_sample(out + "/" + part + ".sample", sample);
+        std::remove((out + "/" + read_run(args.text("run"), plan.part_names()).parts.at(part).output).c_str());
     } catch (const std::runtime_error& e) {
         fail(exit_code::io_error, e.what());
     }

@@ -471,7 +471,8 @@ private:
 
 LabScore score_lab(const LabPlan& plan, const ScoringInputs& inputs) { return LabScorer(plan, inputs).run(); }
 
-std::string reference_run_problem(const std::string& dir, const LabPlan& plan, bool with_bounds, const std::string& part) {
+std::string reference_run_problem(const std::string& dir, const LabPlan& plan, bool with_bounds, const std::string& part,
+                                  OutputArray* output) {
     try {
         ReferenceRun ref = read_reference(dir, part.empty() ? plan.part_names() : std::vector<std::string>{part}, "reference run");
         for (const auto& [part, record] : ref.parts) {
@@ -483,6 +484,7 @@ std::string reference_run_problem(const std::string& dir, const LabPlan& plan, b
             if (record.output.empty()) return "the reference run wrote no output for part " + part;
             OutputArray array = read_output_array(dir + "/out/" + record.output);
             if (array.bound.empty()) return "the reference output of part " + part + " has no error bounds (--write-bounds)";
+            if (output) *output = std::move(array);
         }
     } catch (const std::exception& e) {
         return e.what();

@@ -8,6 +8,7 @@
 
 #include "lab_plan.hpp"
 #include "lab_score.hpp"
+#include "result_files.hpp"
 
 struct ScoringInputs {
     std::string lab_dir;        // the student's evidence for this lab
@@ -24,5 +25,7 @@ LabScore score_lab(const LabPlan& plan, const ScoringInputs& inputs);
 
 // Empty when `dir` holds a complete reference run of `plan` (every part, or only `part` when one
 // is named, ran and, when `with_bounds`, wrote an output with error bounds); otherwise what is
-// wrong, in one sentence.
-std::string reference_run_problem(const std::string& dir, const LabPlan& plan, bool with_bounds, const std::string& part = "");
+// wrong, in one sentence. With `output`, the named part's output, read for the check, is kept
+// there (grader compact-reference samples it without reading it again).
+std::string reference_run_problem(const std::string& dir, const LabPlan& plan, bool with_bounds, const std::string& part = "",
+                                  OutputArray* output = nullptr);
