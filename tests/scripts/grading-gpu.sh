@@ -64,11 +64,12 @@ grade_class() {
     fi
     sed -n '/^student /,$p' "$work/screen.txt"
     check "grade.sh graded every variant of $labs (status $status, $(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)" test "$status" == 0
+    # Where the time went, or, when grade.sh stopped, the round it had reached.
+    grep -A20 '^Where the time went' "$work/screen.txt" || grep '^runs: round' "$work/screen.txt" | tail -1
     ((status == 0)) || { tail -30 "$work/screen.txt"; return 1; }
     local students
     students=$(ls -d "$subs"/*/ | wc -l)
     check "the gradebook lists every variant and copy ($students)" test "$(($(wc -l <"$out/gradebook.csv") - 1))" == "$students"
-    grep -A20 '^Where the time went' "$work/screen.txt"
 }
 grade_into() {  # grade_into OUT: the class, graded into OUT
     GRADE_TEMPLATE_CACHE=${GRADE_TEMPLATE_CACHE-$work/templates} grading/grade.sh --sandbox "$(best_sandbox)" --labs "${labs// /,}" --out "$1" --time-limit "${GRADE_TEST_TIME_LIMIT:-10}" \
