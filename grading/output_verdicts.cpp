@@ -78,6 +78,10 @@ size_t check_run_outputs(const LabPlan& plan, const CasePlan& c, const std::stri
     const std::vector<std::string> parts = plan.part_names();
     const RunEvidence run = read_run(run_dir, parts);
     const RunEvidence reference = read_run(reference_dir + "/" + c.name, parts);
+    // Without it nothing could be checked, and every output would go unchecked: the grader's
+    // fault, said before anything is removed.
+    if (!reference.results_present)
+        throw std::runtime_error("the reference run of case " + c.name + " is missing: " + reference.output_dir + "/results.tsv");
     std::map<VerdictKey, OutputVerdict> verdicts = read_verdicts(run_dir);
     std::set<std::string> waiting;  // outputs whose reference sample is not made yet
     std::vector<VerdictKey> to_check;

@@ -26,6 +26,7 @@ OutputVerdict output_verdict(const RunEvidence& run, const std::string& output, 
 // reference ran the part, and its checked timed runs (those among the part's timed runs) whose
 // reference sample exists; adds the verdicts to the run's verdicts.tsv. Then, unless
 // keep_outputs, removes from out/ everything but results.tsv and the outputs still waiting for
-// a sample (made when the student is scored). Returns the number of verdicts added.
+// a sample (made when the student is scored). Returns the number of verdicts added. Throws,
+// removing nothing, when the case's reference run or one of its outputs cannot be read.
 size_t check_run_outputs(const LabPlan& plan, const CasePlan& c, const std::string& run_dir,
                          const std::string& reference_dir, bool keep_outputs);

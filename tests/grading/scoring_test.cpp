@@ -403,3 +403,31 @@ TEST_CASE("outputs checked as each run ends score the same, and their arrays are
     }
     CHECK(after.points == before.points);
 }
+
+TEST_CASE("checking outputs keeps them when asked, and removes nothing without the reference", "[grading][scoring]") {
+    namespace fs = std::filesystem;
+    Fixture f;
+    f.score();  // the checked timed runs' outputs and samples, as an honest driver leaves them
+    const CasePlan& small = *f.plan.find_case("small");
+    const std::string run = f.dir / "lab/runs/small/batch-1";
+    auto arrays = [&] {
+        size_t n = 0;
+        for (const auto& file : fs::directory_iterator(run + "/out")) n += file.path().extension() == ".out";
+        return n;
+    };
+    REQUIRE(arrays() == 4);  // one.out, two.out and each one's checked timed run
+
+    SECTION("a wrong reference folder: an error, and every output stays") {
+        CHECK_THROWS_WITH(check_run_outputs(f.plan, small, run, f.dir / "no-reference", false),
+                          LAB_CONTAINS("the reference run of case small is missing"));
+        CHECK(arrays() == 4);
+        CHECK(!fs::exists(run + "/verdicts.tsv"));
+    }
+    SECTION("kept (GRADE_KEEP_WORK=1): the verdicts are written, the arrays stay") {
+        CHECK(check_run_outputs(f.plan, small, run, f.dir / "reference", true) == 4);
+        CHECK(arrays() == 4);
+        CHECK(fs::exists(run + "/verdicts.tsv"));
+        CHECK(check_run_outputs(f.plan, small, run, f.dir / "reference", false) == 0);  // nothing checked twice
+        CHECK(arrays() == 0);
+    }
+}
