@@ -296,6 +296,7 @@ find_gpus() {
         local g
         for ((g = 0; g < count; g++)); do GPU_IDS+=("$g"); done
     fi
+    plan_cpus
 }
 
 # What the sandbox hides: the repository (solutions, reference builds), the output folder
@@ -425,7 +426,12 @@ run_on_gpus() {
         work=$((work + lab_work[$lab]))
     done
     progress_start "$work"
-    local workers=("$((${#GPU_IDS[@]} * RUNNERS))" "${#GPU_IDS[@]}" "$((${#GPU_IDS[@]} * RUNNERS))")
+    # In round 2 a GPU runs one timed run at a time (with_gpu exclusive). With CPUs kept beside
+    # the timed runs, its other runners meanwhile check the outputs of the students it timed
+    # before; without, a runner's checks would share the timed run's CPUs, so there is one.
+    local timed_workers=${#GPU_IDS[@]}
+    [[ -n $BESIDE_CPUS ]] && timed_workers=$((${#GPU_IDS[@]} * RUNNERS))
+    local workers=("$((${#GPU_IDS[@]} * RUNNERS))" "$timed_workers" "$((${#GPU_IDS[@]} * RUNNERS))")
     local rounds=(run_public_round run_timed_round run_hidden_round)
     for round in 1 2 3; do
         phase_begin "runs $round: ${ROUND_NAMES[$round]}"
@@ -451,7 +457,7 @@ score_student_lab() {
     local timing=(--timing "$PRIVATE/timing/$RUN_ID/$lab/gpu$gpu")
     [[ $SELF_CHECK == yes ]] && self_check_timing "$lab"
     local scored
-    scored=$("$GRADER" score --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" \
+    scored=$(beside_timed_runs "$GRADER" score --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" \
         --reference "${REFERENCE_DIR[$lab]:-$PRIVATE/reference/none}" "${timing[@]}" 2>>"$LOG_FILE") || return 1
     log "score $id $scored"
     state=$(field_of "$dir/score.tsv" state)

@@ -2,7 +2,7 @@
 // builds and the sandboxed cases; this tool decides and reports:
 //   plan, ledger, scan-includes, scan-build, scan-symbols, scan-forbidden, headers,
 //   check-reference, checked-runs, compact-reference, check, score, report, gradebook,
-//   similarity, class-report, leaderboard, gpus.
+//   similarity, class-report, leaderboard, gpus, cpu-sets.
 // Every command reads the lab's manifest through common/manifest.cpp.
 #include <dirent.h>
 #include <errno.h>
@@ -22,6 +22,7 @@
 #include "atomic_file.hpp"
 #include "checked_runs.hpp"
 #include "class_report.hpp"
+#include "cpu_sets.hpp"
 #include "fail.hpp"
 #include "gpu.hpp"
 #include "json_text.hpp"
@@ -803,6 +804,20 @@ int cmd_leaderboard(int argc, char** argv) {
     return 0;
 }
 
+// grader cpu-sets: the CPUs of each GPU's timed runs and of the work beside them (cpu_sets.hpp),
+// for grade.sh's taskset.
+int cmd_cpu_sets(int argc, char** argv) {
+    ArgParser args("grader cpu-sets", "Prints 'timed GPU_INDEX FIRST-LAST' per GPU (no range: not pinned) and "
+                                      "'beside FIRST-LAST' when CPUs are kept for the work beside timed runs.");
+    args.option("cpus", "N", "1", "the CPUs this grading run may use (nproc)");
+    args.option("gpus", "N", "1", "the GPUs it grades on");
+    args.parse(argc, argv);
+    CpuSets sets = cpu_sets(int(args.integer("cpus", 1, 1 << 16)), int(args.integer("gpus", 1, 1 << 10)));
+    for (size_t g = 0; g < sets.timed.size(); ++g) std::printf("timed\t%zu\t%s\n", g, sets.timed[g].c_str());
+    if (!sets.beside.empty()) std::printf("beside\t%s\n", sets.beside.c_str());
+    return 0;
+}
+
 int cmd_gpus(int argc, char** argv) {
     ArgParser args("grader gpus", "Prints the number of usable CUDA devices, or why there is none (exit 3).");
     args.parse(argc, argv);
@@ -825,7 +840,7 @@ const std::map<std::string, Command>& commands() {
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
         {"headers", cmd_headers},               {"compact-reference", cmd_compact_reference}, {"check-outputs", cmd_check_outputs},
         {"check", cmd_check},   {"score", cmd_score},           {"report", cmd_report},
-        {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"similarity", cmd_similarity},
+        {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"cpu-sets", cmd_cpu_sets}, {"similarity", cmd_similarity},
         {"class-report", cmd_class_report}, {"leaderboard", cmd_leaderboard}};
     return table;
 }

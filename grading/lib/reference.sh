@@ -21,6 +21,17 @@ reference_wall() {
         --margin "${GRADE_WALL_MARGIN:-10}" ${TIME_LIMIT_CAP:+--time-limit "$TIME_LIMIT_CAP"}
 }
 
+# reference_binary LAB GPU WALL LOG ARG...: one run of LAB's reference binary with the ARGs, its
+# output in LOG, killed after WALL seconds; from the repository, where the cases' data files
+# are named (hidden ones too); on the timed runs' CPUs when timed (TIMED_ON).
+reference_binary() {
+    local lab=$1 gpu=$2 wall=$3 log=$4 cpus
+    shift 4
+    cpus=$(timed_cpus)
+    (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu ${cpus:+taskset -c "$cpus"} timeout -s KILL "$wall" \
+        "${REFERENCE_BIN[$lab]}" "${REFERENCE_ARGS[@]}" "$@" >"$log" 2>&1)
+}
+
 # run_reference LAB DIR GPU BOUNDS CASE...: one trusted run of the reference solution over the
 # cases, each into DIR/CASE/out (BOUNDS: --write-bounds, or "" for a timing run).
 run_reference() {
@@ -32,11 +43,7 @@ run_reference() {
         printf '%s %s --time-limit %s\n' "$case_name" "${CASE_ARGS[$lab/$case_name]}" "$(case_limit "$lab" "$case_name")"
     done >"$dir/.run/cases.txt"
     wall=$(reference_wall "$lab" "$@") || die "grader ledger wall failed for the reference solution of $lab"
-    local cpus
-    cpus=$(timed_cpus)
-    # From the repository, where the cases' data files are named (hidden ones too).
-    (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu ${cpus:+taskset -c "$cpus"} timeout -s KILL "$wall" \
-        "${REFERENCE_BIN[$lab]}" "${REFERENCE_ARGS[@]}" --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"} >"$dir/.run/log.txt" 2>&1)
+    reference_binary "$lab" "$gpu" "$wall" "$dir/.run/log.txt" --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"}
     for case_name in "$@"; do
         rm -rf -- "${dir:?}/$case_name" && mkdir -p -- "$dir/$case_name"
         [[ -d $dir/.run/$case_name ]] && mv -- "$dir/.run/$case_name" "$dir/$case_name/out"
@@ -107,7 +114,7 @@ make_small_case_checked_references() {
     local lab=$1 needed
     needed=$("$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --reference "${REFERENCE_DIR[$lab]}" \
         --every-run-up-to 2) || die "grader checked-runs failed for $lab"
-    [[ -z $needed ]] || run_checked_run_references "$lab" "${GPU_IDS[0]}" "$needed" ||
+    [[ -z $needed ]] || run_checked_run_references "$lab" "${GPU_IDS[0]}" exclusive "$needed" ||
         die "the reference solution fails $lab on the inputs of a timed run (see $PRIVATE/reference-checked-$lab.log)"
 }
 # make_checked_run_references LAB DIR GPU: those the student's evidence in DIR names and that are
@@ -115,19 +122,21 @@ make_small_case_checked_references() {
 # classmate's program have filled it.
 make_checked_run_references() {
     local lab=$1 dir=$2 gpu=$3 needed
-    needed=$("$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" --reference "${REFERENCE_DIR[$lab]}") ||
-        return 1
+    needed=$(beside_timed_runs "$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" \
+        --reference "${REFERENCE_DIR[$lab]}") || return 1
     [[ -z $needed ]] && return 0
-    # The lock first, the GPU second: a runner never waits for this lock while it holds the GPU's.
-    with_lock "$PRIVATE/reference-$lab.lock" with_gpu shared "$gpu" run_checked_run_references "$lab" "$gpu" "$needed" ||
-        with_lock "$PRIVATE/reference-$lab.lock" with_gpu exclusive "$gpu" run_checked_run_references "$lab" "$gpu" "$needed" ||
+    # The lock first, the GPU second (inside): a runner never waits for this lock while it holds the GPU's.
+    with_lock "$PRIVATE/reference-$lab.lock" run_checked_run_references "$lab" "$gpu" shared "$needed" ||
+        with_lock "$PRIVATE/reference-$lab.lock" run_checked_run_references "$lab" "$gpu" exclusive "$needed" ||
         die "the reference solution fails $lab on the inputs of a timed run (see $PRIVATE/reference-checked-$lab.log)"
 }
-# run_checked_run_references LAB GPU NEEDED: makes the references NEEDED lists (lines of
-# CASE<TAB>INDEX<TAB>PART) that are still missing, in one run of the reference solution; fails,
-# keeping its log in $PRIVATE/reference-checked-LAB.log, when one of them could not be made.
+# run_checked_run_references LAB GPU shared|exclusive NEEDED: makes the references NEEDED lists
+# (lines of CASE<TAB>INDEX<TAB>PART) that are still missing, in one run of the reference solution
+# holding the GPU as said, then checks and samples each with the GPU let go, on the CPUs beside
+# the timed runs; fails, keeping its log in $PRIVATE/reference-checked-LAB.log, when one of them
+# could not be made.
 run_checked_run_references() {
-    local lab=$1 gpu=$2 needed=$3 case_name index part wall made=() problem
+    local lab=$1 gpu=$2 mode=$3 needed=$4 case_name index part wall made=() problem
     local root=${REFERENCE_DIR[$lab]} work
     work=$root/.checked-runs
     rm -rf -- "$work" && mkdir -p -- "$work"
@@ -142,16 +151,15 @@ run_checked_run_references() {
     ((${#made[@]})) || { rm -rf -- "$work"; return 0; }
     wall=$(reference_wall "$lab" "${made[@]%%/*}") || die "grader ledger wall failed for the reference solution of $lab"
     log "reference outputs of checked timed runs: $lab ${made[*]}"
-    (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu timeout -s KILL "$wall" "${REFERENCE_BIN[$lab]}" "${REFERENCE_ARGS[@]}" \
-        --cases "$work/cases.txt" --out "$work" --write-bounds >"$work/log.txt" 2>&1)
+    with_gpu "$mode" "$gpu" reference_binary "$lab" "$gpu" "$wall" "$work/log.txt" --cases "$work/cases.txt" --out "$work" --write-bounds
     local item check=$work/check status=0
     for item in "${made[@]}"; do
         IFS=/ read -r case_name index part <<<"$item"
         rm -rf -- "$check" && mkdir -p -- "$check"
         [[ -d $work/$case_name.run$index ]] && mv -- "$work/$case_name.run$index" "$check/out"
         # Checked and sampled in one read of its output (grader compact-reference).
-        if ! problem=$("$GRADER" compact-reference --manifests "$MANIFESTS" --lab "$lab" --run "$check" --part "$part" \
-            --seed "$SAMPLE_SEED" 2>&1); then
+        if ! problem=$(beside_timed_runs "$GRADER" compact-reference --manifests "$MANIFESTS" --lab "$lab" --run "$check" \
+            --part "$part" --seed "$SAMPLE_SEED" 2>&1); then
             echo "$lab $case_name part $part, timed run $index: ${problem:-cannot keep a sample}" >>"$work/log.txt"
             status=1
             continue

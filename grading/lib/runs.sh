@@ -86,17 +86,33 @@ note_gpu_short() {
     return 0
 }
 
-# The CPUs of a timed run on GPU: the machine's CPUs in as many slices as there are GPUs, the
-# GPU's own slice (so two GPUs' timed runs never share a core, and the reference's timing
-# uses the same cores as the students'); empty outside the timed runs (TIMED_ON unset).
+# The CPUs of each GPU's timed runs, and those kept for the work beside them (BESIDE_CPUS, ""
+# when the machine has too few): grader cpu-sets (grading/cpu_sets.hpp), asked once (plan_cpus,
+# when the GPUs are known). A GPU's timed runs, the reference's timing included, use its own
+# slice, so two GPUs' timed runs never share a core and the reference is timed on the students'.
+TIMED_CPU_SETS=() BESIDE_CPUS=""
+plan_cpus() {
+    local kind index cpus
+    TIMED_CPU_SETS=() BESIDE_CPUS=""
+    ((${#GPU_IDS[@]})) || return 0
+    while IFS=$'\t' read -r kind index cpus; do
+        case $kind in
+            timed) TIMED_CPU_SETS[index]=$cpus ;;
+            beside) BESIDE_CPUS=$index ;;
+        esac
+    done < <("$GRADER" cpu-sets --cpus "$(nproc)" --gpus "${#GPU_IDS[@]}" || die "grader cpu-sets failed")
+}
+# timed_cpus: the CPUs of a timed run on GPU TIMED_ON; empty outside the timed runs.
 timed_cpus() {
     [[ -n ${TIMED_ON-} ]] || return 0
-    local count slice position=0 g
-    count=$(nproc)
-    slice=$((count / ${#GPU_IDS[@]}))
-    ((slice >= 1)) || return 0
-    for g in "${!GPU_IDS[@]}"; do [[ ${GPU_IDS[$g]} == "$TIMED_ON" ]] && position=$g; done
-    echo "$((position * slice))-$((position * slice + slice - 1))"
+    local g
+    for g in "${!GPU_IDS[@]}"; do [[ ${GPU_IDS[$g]} == "$TIMED_ON" ]] && echo "${TIMED_CPU_SETS[$g]-}"; done
+    return 0
+}
+# beside_timed_runs COMMAND...: COMMAND on the CPUs kept beside the timed runs (checking and
+# scoring, which may go on while another student's timed run does), or as it is without them.
+beside_timed_runs() {
+    if [[ -n $BESIDE_CPUS ]]; then taskset -c "$BESIDE_CPUS" "$@"; else "$@"; fi
 }
 
 # run_parts SLOT GPU STUDENT LAB CASE PART: one sandboxed process running PART alone on CASE;
@@ -366,7 +382,9 @@ shared_or_alone() {
 # GPU, the other runners behind it: on an H200, one of lab 1's endless loops held the whole
 # GPU for two minutes. Now an untimed run that never ends holds one runner, not the GPU.
 #   round 1  the public untimed cases          RUNNERS students at a time on each GPU
-#   round 2  the public timed cases            one student at a time on each GPU, nothing else
+#   round 2  the public timed cases            one student at a time on each GPU, nothing else;
+#                                              its other runners check the outputs of those
+#                                              before, on the CPUs beside (plan_cpus), if any
 #   round 3  the sanitizers, the hidden cases  as round 1 (a hidden timed case still runs alone)
 #            and the score
 # Each student keeps the order public cases, sanitizers, hidden cases (run_hidden_round says
@@ -463,7 +481,7 @@ timed_runs() {
 check_outputs() {
     [[ -n ${REFERENCE_DIR[$lab]-} ]] || return 0
     local said
-    said=$("$GRADER" check-outputs --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" --cases "$*" \
+    said=$(beside_timed_runs "$GRADER" check-outputs --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" --cases "$*" \
         --reference "${REFERENCE_DIR[$lab]}" $([[ ${GRADE_KEEP_WORK:-0} == 1 ]] && echo --keep) 2>&1) ||
         log "checking the outputs of $student $lab ($*) failed: $said"
     return 0
