@@ -1,11 +1,14 @@
 #include "checked_runs.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "run_evidence.hpp"
 
+unsigned long long made_first_up_to(unsigned long long students) { return 2 * std::max(1ull, students); }
+
 std::set<CheckedRun> missing_checked_run_references(const LabPlan& plan, const std::string& reference,
-                                                    const std::string& student_dir, unsigned long long every_run_up_to) {
+                                                    const std::string& student_dir, unsigned long long students) {
     namespace fs = std::filesystem;
     const std::vector<std::string> parts = plan.part_names();
     std::set<CheckedRun> needed;
@@ -18,10 +21,10 @@ std::set<CheckedRun> missing_checked_run_references(const LabPlan& plan, const s
             if (!fs::exists(reference + "/" + checked_run_sample(c.name, part, index)))
                 needed.insert({c.name, index, part});
         };
-        if (every_run_up_to > 0) {
+        if (students > 0) {
             for (const std::string& part : parts) {
                 LabPlan::TimedRuns timed = plan.timed_runs(c, part);
-                if (timed.count <= every_run_up_to)
+                if (timed.count <= made_first_up_to(students))
                     for (unsigned long long i = timed.first; i < timed.first + timed.count; ++i) need(part, i);
             }
             continue;

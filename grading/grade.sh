@@ -399,16 +399,18 @@ run_on_gpus() {
         return 0
     fi
     phase_begin "reference outputs"
-    local labs_to_run=() seen=" "
+    local labs_to_run=()
+    local -A students_of=()
     for item in "${RUN_ITEMS[@]}"; do
         IFS=$'\t' read -r student lab <<<"$item"
-        [[ $seen == *" $lab "* ]] || { labs_to_run+=("$lab"); seen+="$lab "; }
+        [[ -n ${students_of[$lab]+x} ]] || labs_to_run+=("$lab")
+        students_of[$lab]=$((${students_of[$lab]:-0} + 1))
     done
     for lab in "${labs_to_run[@]}"; do
         make_reference_binary "$lab"
         # (A task's binary was tried in the sandbox by the run that submitted it.)
         [[ $SLURM == task ]] || check_binary_in_sandbox "$lab"
-        make_reference_outputs "$lab"
+        make_reference_outputs "$lab" "${students_of[$lab]}"
     done
     phase_end "reference outputs"
     # Untimed runs are mostly CPU work (start-up, the sanitizers' analysis): a few students per

@@ -442,14 +442,14 @@ int cmd_checked_runs(int argc, char** argv) {
     lab_options(args);
     args.option("dir", "DIR", "", "the student's folder for this lab");
     args.option("reference", "DIR", "", "the reference outputs, a folder per case");
-    args.option("every-run-up-to", "N", "0",
-                "instead of a student's: every timed run of the cases with at most N timed runs a part (made "
-                "before the students, since every student's driver keeps those)");
+    args.option("class-size", "N", "0",
+                "instead of a student's: those made before any student runs, in a class of N students of the lab "
+                "(every timed run of the cases with at most 2 N a part)");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
     std::set<CheckedRun> needed = missing_checked_run_references(
         plan, args.text("reference"), args.text("dir"),
-        static_cast<unsigned long long>(args.integer("every-run-up-to", 0, 1000)));
+        static_cast<unsigned long long>(args.integer("class-size", 0, 1ll << 30)));
     for (const auto& [case_name, index, part] : needed) std::printf("%s\t%llu\t%s\n", case_name.c_str(), index, part.c_str());
     return 0;
 }

@@ -52,11 +52,12 @@ run_reference() {
     rm -rf -- "$dir/.run"
 }
 
-# Outputs of every case of LAB, from the cache or made now on the first GPU, and those of the
-# timed runs of its cases that have one a part.
+# make_reference_outputs LAB STUDENTS: the outputs of every case of LAB, from the cache or made
+# now on the first GPU, and those of the timed runs the class's drivers will keep that can be
+# made before any student runs (make_checked_run_references_first).
 make_reference_outputs() {
     with_lock "$PRIVATE/reference-$1.lock" make_missing_reference_outputs "$1"
-    with_lock "$PRIVATE/reference-$1.lock" make_small_case_checked_references "$1"
+    with_lock "$PRIVATE/reference-$1.lock" make_checked_run_references_first "$1" "$2"
 }
 make_missing_reference_outputs() {
     local lab=$1 case_name problem missing=()
@@ -107,15 +108,41 @@ check_binary_in_sandbox() {
 # of each part, chosen at random: grading/FORMATS.md): the reference solution on the same inputs
 # (`--data-index N --part P`), kept as a sample of at most 65536 positions drawn from SAMPLE_SEED,
 # which no student's process ever sees (grader compact-reference). Once per case, run and part
-# for the whole class. The cases with a single timed run a part (those without performance
-# points) have them made with the reference outputs, before any student; the performance cases'
-# when a student first needs one.
-make_small_case_checked_references() {
+# for the whole class.
+#
+# make_checked_run_references_first LAB STUDENTS: those the grader says to make before any
+# student runs, in a class of STUDENTS (grading/checked_runs.hpp, made_first_up_to): made now,
+# they run side by side on every CPU, where made as each student asks they run one at a time
+# between the timed runs, holding the GPU. On an H200, a lab 2 student's 14 took 17 s (13 of
+# them the CPU reference at the sampled positions), beside a timed run of 6 s. The others (a
+# self-check's single student on a performance case) are made when a student first needs one.
+make_checked_run_references_first() {
     local lab=$1 needed
     needed=$("$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --reference "${REFERENCE_DIR[$lab]}" \
-        --every-run-up-to 2) || die "grader checked-runs failed for $lab"
-    [[ -z $needed ]] || run_checked_run_references "$lab" "${GPU_IDS[0]}" exclusive "$needed" ||
+        --class-size "$2") || die "grader checked-runs failed for $lab"
+    [[ -z $needed ]] && return 0
+    say "  reference outputs of checked timed runs: $lab, $(wc -l <<<"$needed")"
+    side_by_side_checked_run_references "$lab" "$needed" ||
         die "the reference solution fails $lab on the inputs of a timed run (see $PRIVATE/reference-checked-$lab.log)"
+}
+# side_by_side_checked_run_references LAB NEEDED: NEEDED made by as many reference runs at once as
+# there are CPUs (at most 16), each a share of the lines, the GPUs taken in turn; what one of
+# them could not make (a GPU too small for so many at once) is made again by one run alone. No
+# student runs yet, so no CPU is kept beside a timed run.
+side_by_side_checked_run_references() {
+    local lab=$1 needed=$2 lines=() jobs j i pids=() BESIDE_CPUS=""
+    mapfile -t lines <<<"$needed"
+    jobs=$(nproc)
+    ((jobs > 16)) && jobs=16
+    ((jobs > ${#lines[@]})) && jobs=${#lines[@]}
+    for ((j = 0; j < jobs; j++)); do
+        local share=""
+        for ((i = j; i < ${#lines[@]}; i += jobs)); do share+=${lines[i]}$'\n'; done
+        run_checked_run_references "$lab" "${GPU_IDS[j % ${#GPU_IDS[@]}]}" shared "$share" ".$j" >/dev/null 2>&1 &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+    run_checked_run_references "$lab" "${GPU_IDS[0]}" exclusive "$needed"
 }
 # make_checked_run_references LAB DIR GPU: those the student's evidence in DIR names and that are
 # missing; with the GPU shared with the other runners, and again with it to itself should a
@@ -130,15 +157,16 @@ make_checked_run_references() {
         with_lock "$PRIVATE/reference-$lab.lock" run_checked_run_references "$lab" "$gpu" exclusive "$needed" ||
         die "the reference solution fails $lab on the inputs of a timed run (see $PRIVATE/reference-checked-$lab.log)"
 }
-# run_checked_run_references LAB GPU shared|exclusive NEEDED: makes the references NEEDED lists
-# (lines of CASE<TAB>INDEX<TAB>PART) that are still missing, in one run of the reference solution
-# holding the GPU as said, then checks and samples each with the GPU let go, on the CPUs beside
-# the timed runs; fails, keeping its log in $PRIVATE/reference-checked-LAB.log, when one of them
-# could not be made.
+# run_checked_run_references LAB GPU shared|exclusive NEEDED [SHARE]: makes the references NEEDED
+# lists (lines of CASE<TAB>INDEX<TAB>PART) that are still missing, in one run of the reference
+# solution holding the GPU as said, then checks and samples each with the GPU let go, on the
+# CPUs beside the timed runs; fails, keeping its log in $PRIVATE/reference-checked-LAB.log, when
+# one of them could not be made. SHARE names the work folder of one of several side by side
+# (their logs are not kept: what one could not make is made again alone).
 run_checked_run_references() {
-    local lab=$1 gpu=$2 mode=$3 needed=$4 case_name index part wall made=() problem
+    local lab=$1 gpu=$2 mode=$3 needed=$4 share=${5-} case_name index part wall made=() problem
     local root=${REFERENCE_DIR[$lab]} work
-    work=$root/.checked-runs
+    work=$root/.checked-runs$share
     rm -rf -- "$work" && mkdir -p -- "$work"
     while IFS=$'\t' read -r case_name index part; do
         [[ -n $case_name ]] || continue
@@ -166,7 +194,7 @@ run_checked_run_references() {
         fi
         mkdir -p -- "$root/$case_name/run$index/out" && mv -- "$check/out/$part.sample" "$root/$case_name/run$index/out/"
     done
-    cp -- "$work/log.txt" "$PRIVATE/reference-checked-$lab.log"
+    [[ -n $share ]] || cp -- "$work/log.txt" "$PRIVATE/reference-checked-$lab.log"
     rm -rf -- "$work"
     return $status
 }

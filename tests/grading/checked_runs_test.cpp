@@ -13,14 +13,17 @@ namespace {
 const char* kManifest = R"(
 student_files = k.cu
 parts = one two
-cases = small big
+cases = small big wide
 case.small.args = --n 3
 case.small.visibility = public
 case.small.points = 1
 case.big.args = --n 2 --reps 2 --warmup 0
 case.big.visibility = public
 case.big.points = 1
-perf.cases = big
+case.wide.args = --n 4 --reps 6 --warmup 1
+case.wide.visibility = public
+case.wide.points = 1
+perf.cases = big wide
 perf.points = 1
 perf.full_ratio = 1.2
 perf.zero_ratio = 10
@@ -35,9 +38,10 @@ struct Fixture {
                                                      "record=part\tpart=two\tstatus=ran\toutput=two.out\n");
         dir.write("reference/big/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n"
                                                    "record=part\tpart=two\tstatus=skipped\tmessage=does not apply\n");
+        dir.write("reference/wide/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n");
     }
-    std::set<CheckedRun> missing(unsigned long long every) const {
-        return missing_checked_run_references(plan, dir / "reference", dir / "lab", every);
+    std::set<CheckedRun> missing(unsigned long long students) const {
+        return missing_checked_run_references(plan, dir / "reference", dir / "lab", students);
     }
     unsigned long long first(const std::string& case_name, const std::string& part) const {
         for (const CasePlan& c : plan.cases)
@@ -49,17 +53,25 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("checked runs: every timed run of the small cases, but none of a part the reference sat out") {
+TEST_CASE("checked runs: those made first, by class size, but none of a part the reference sat out") {
     Fixture f;
     const unsigned long long a = f.first("big", "one"), s1 = f.first("small", "one"), s2 = f.first("small", "two");
-    // small, untimed, has one timed run a part; big, a performance case, two.
-    CHECK(f.missing(1) == std::set<CheckedRun>{{"small", s1, "one"}, {"small", s2, "two"}});
-    CHECK(f.missing(2) ==
-          std::set<CheckedRun>{{"small", s1, "one"}, {"small", s2, "two"}, {"big", a, "one"}, {"big", a + 1, "one"}});
+    const unsigned long long w = f.first("wide", "one");
+    // small, untimed, has one timed run a part, big two and wide six: a student's driver keeps
+    // every run of the first two, so even a class of one has them made first.
+    CHECK(made_first_up_to(1) == 2);
+    CHECK(made_first_up_to(3) == 6);
+    const std::set<CheckedRun> every_driver_keeps{{"small", s1, "one"}, {"small", s2, "two"}, {"big", a, "one"}, {"big", a + 1, "one"}};
+    CHECK(f.missing(1) == every_driver_keeps);
+    CHECK(f.missing(2) == every_driver_keeps);
+    // Three students keep up to six of wide's runs of a part: every one is made first.
+    std::set<CheckedRun> class_of_three = every_driver_keeps;
+    for (unsigned long long i = w; i < w + 6; ++i) class_of_three.insert({"wide", i, "one"});
+    CHECK(f.missing(3) == class_of_three);
 
     // One made already: it is not asked for again.
     f.dir.write("reference/" + checked_run_sample("big", "one", a), "");
-    CHECK(f.missing(2) == std::set<CheckedRun>{{"small", s1, "one"}, {"small", s2, "two"}, {"big", a + 1, "one"}});
+    CHECK(f.missing(1) == std::set<CheckedRun>{{"small", s1, "one"}, {"small", s2, "two"}, {"big", a + 1, "one"}});
 }
 
 TEST_CASE("checked runs: a student's records name them; a forged name asks for nothing the reference cannot make") {
