@@ -406,8 +406,8 @@ run_on_gpus() {
         [[ -n ${students_of[$lab]+x} ]] || labs_to_run+=("$lab")
         students_of[$lab]=$((${students_of[$lab]:-0} + 1))
     done
+    for_labs_side_by_side make_reference_binary "${labs_to_run[@]}"
     for lab in "${labs_to_run[@]}"; do
-        make_reference_binary "$lab"
         # (A task's binary was tried in the sandbox by the run that submitted it.)
         [[ $SLURM == task ]] || check_binary_in_sandbox "$lab"
         make_reference_outputs "$lab" "${students_of[$lab]}"
@@ -623,7 +623,7 @@ main() {
     REFERENCE_ARGS=()
     [[ $SELF_CHECK == yes ]] && REFERENCE_ARGS=(--reference-outputs)
     local lab
-    for lab in "${LABS[@]}"; do make_template "$lab"; done
+    for_labs_side_by_side make_template "${LABS[@]}"
     if [[ $SLURM == task ]]; then
         built_before  # unpacked and built by the run that submitted this task
     else
