@@ -218,8 +218,12 @@ load_secrets() {
 }
 
 # Every lab's plan, from its manifest through `grader plan` (which checks the manifest).
-declare -A LAB_FILES=() LAB_PARTS=() LAB_CASES=() LAB_PUBLIC_CASES=() LAB_HIDDEN_CASES=() LAB_PERF_CASES=() LAB_NEEDS_PTX=() CASE_ARGS=() CASE_LIMIT=()
+declare -A LAB_FILES=() LAB_PARTS=() LAB_CASES=() LAB_PERF_CASES=() LAB_NEEDS_PTX=() CASE_ARGS=() CASE_LIMIT=()
 declare -A SANITIZE_CASE=() SANITIZE_TOOLS=() SHARED_FILE_NAMES=() LAB_TITLE=() REFERENCE_DIR=()
+# The cases of each round by kind (LAB/public-untimed, public-timed, hidden-untimed,
+# hidden-timed) and what a student x lab runs in each (LAB/ROUND: "UNTIMED TIMED" processes):
+# grading/round_plan.hpp.
+declare -A ROUND_CASES=() ROUND_WORK=()
 # The manifests every grader command reads: the labs' own, or in a self-check their public
 # form (manifest_public, as the student tarball ships them), so that no hidden case is graded.
 load_lab_plans() {
@@ -240,9 +244,9 @@ load_lab_plans() {
                 die "cannot copy the manifest of $lab"
         fi
         plan=$("$GRADER" plan --manifests "$MANIFESTS" --lab "$lab" --grading-seed "$GRADING_SEED" \
-            ${TIME_LIMIT_CAP:+--time-limit "$TIME_LIMIT_CAP"} 2>&1) ||
+            ${TIME_LIMIT_CAP:+--time-limit "$TIME_LIMIT_CAP"} $([[ -n $SANITIZER ]] || echo --no-sanitizer) 2>&1) ||
             die "labs/$lab/manifest: $plan" 2
-        LAB_CASES[$lab]="" LAB_PUBLIC_CASES[$lab]="" LAB_HIDDEN_CASES[$lab]="" SANITIZE_CASE[$lab]=""
+        LAB_CASES[$lab]="" SANITIZE_CASE[$lab]=""
         while IFS=$'\t' read -r kind a b c d _; do
             case $kind in
                 title) LAB_TITLE[$lab]=$a ;;
@@ -251,9 +255,10 @@ load_lab_plans() {
                 perf) LAB_PERF_CASES[$lab]=$a ;;
                 ptx) LAB_NEEDS_PTX[$lab]=$a ;;
                 case)
-                    LAB_CASES[$lab]+="${LAB_CASES[$lab]:+ }$a"; CASE_LIMIT[$lab/$a]=$b; CASE_ARGS[$lab/$a]=$d
-                    if [[ $c == hidden ]]; then LAB_HIDDEN_CASES[$lab]+=" $a"; else LAB_PUBLIC_CASES[$lab]+=" $a"; fi ;;
+                    LAB_CASES[$lab]+="${LAB_CASES[$lab]:+ }$a"; CASE_LIMIT[$lab/$a]=$b; CASE_ARGS[$lab/$a]=$d ;;
                 sanitize) SANITIZE_CASE[$lab]=$a; SANITIZE_TOOLS[$lab]=$c ;;
+                round) ROUND_CASES[$lab/$a]=$b ;;
+                work) ROUND_WORK[$lab/$a]="$b $c" ;;
             esac
         done <<<"$plan"
     done
@@ -492,14 +497,11 @@ write_reference_times() {
     find_gpus
     ((${#GPU_IDS[@]})) || die "no GPU to time the reference on: $NO_GPU_REASON" 3
     gpu_assumed && die "--reference-times times a real GPU, not GRADE_ASSUME_GPU" 2
-    local lab gpu=${GPU_IDS[0]} case_name public t dest partial
+    local lab gpu=${GPU_IDS[0]} public t dest partial
     declare -gA TEMPLATE=() REFERENCE_BIN=() REFERENCE_KEY=()
     REFERENCE_ARGS=()
     for lab in "${LABS[@]}"; do
-        public=""
-        for case_name in ${LAB_PERF_CASES[$lab]}; do
-            [[ " ${LAB_PUBLIC_CASES[$lab]} " == *" $case_name "* ]] && public+=" $case_name"
-        done
+        public=${ROUND_CASES[$lab/public-timed]}
         [[ -n $public ]] || { say "$lab has no public performance case: nothing to time"; continue; }
         LAB_PERF_CASES[$lab]=$public
         make_template "$lab"

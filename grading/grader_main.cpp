@@ -2,7 +2,7 @@
 // builds and the sandboxed cases; this tool decides and reports:
 //   plan, ledger, scan-includes, scan-build, scan-symbols, scan-forbidden, headers,
 //   check-reference, checked-runs, compact-reference, check, score, report, gradebook,
-//   similarity, class-report, leaderboard, gpus, cpu-sets.
+//   similarity, class-report, leaderboard, gpus, cpu-sets, gpu-suspect.
 // Every command reads the lab's manifest through common/manifest.cpp.
 #include <dirent.h>
 #include <errno.h>
@@ -32,6 +32,7 @@
 #include "output_sample.hpp"
 #include "output_verdicts.hpp"
 #include "reports.hpp"
+#include "round_plan.hpp"
 #include "run_evidence.hpp"
 #include "run_ledger.hpp"
 #include "scoring.hpp"
@@ -122,6 +123,7 @@ int cmd_plan(int argc, char** argv) {
     ArgParser args("grader plan", "Checks a lab's manifest and prints what grade.sh needs, one tab-separated line per item.");
     lab_options(args);
     wall_options(args);
+    args.flag("no-sanitizer", "the grading machine has no compute-sanitizer (the rounds' work counts no tool)");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
     const WallRules rules = wall_rules_from(args);
@@ -142,6 +144,15 @@ int cmd_plan(int argc, char** argv) {
                     quoted_words(plan.sanitize_tools).c_str(), quoted_words(plan.run_args(*c)).c_str());
     }
     std::printf("max\t%g\n", plan.max_points());
+    const RoundCases rounds = round_cases(plan);
+    std::printf("round\tpublic-untimed\t%s\n", quoted_words(rounds.public_untimed).c_str());
+    std::printf("round\tpublic-timed\t%s\n", quoted_words(rounds.public_timed).c_str());
+    std::printf("round\thidden-untimed\t%s\n", quoted_words(rounds.hidden_untimed).c_str());
+    std::printf("round\thidden-timed\t%s\n", quoted_words(rounds.hidden_timed).c_str());
+    for (int round = 1; round <= kRounds; ++round) {
+        RoundWork work = round_work(plan, round, !args.is_set("no-sanitizer"));
+        std::printf("work\t%d\t%d\t%d\n", round, work.untimed, work.timed);
+    }
     return 0;
 }
 
@@ -182,7 +193,8 @@ int cmd_ledger(int argc, char** argv) {
         {"start", "Writes a new ledger: the budget (--budget, else three of the lab's longest process walls), nothing spent."},
         {"wall", "Prints the wall clock a run of --for batch|part|sanitizer on --cases may have; exit 1 when the budget is spent. "
                  "Without --ledger, the wall alone (the reference solution's runs, which no budget limits)."},
-        {"spend", "Adds the seconds of a run (its sandbox.tsv) to what was spent."},
+        {"spend", "Adds the seconds of a run (its sandbox.tsv) to what was spent, says how it ended (--what: ...) and "
+                  "prints gpu-short when its end says the GPU may have been short while shared."},
         {"stops", "Records the parts a run folder says the time limit stopped on --case (and --part, run alone, when its wall clock did)."},
         {"pending", "Prints the CASE/PART pairs of --pairs still to run; each retired one gets DIR/runs/CASE/PART/not-run.txt."},
         {"after-batch",
@@ -203,7 +215,12 @@ int cmd_ledger(int argc, char** argv) {
         args.option("for", "KIND", "", "batch (one process, several cases), part (one part alone) or sanitizer");
         args.option("cases", "LIST", "", "the cases the process runs, blank-separated");
     }
-    if (verb == "spend") args.option("sandbox", "FILE", "", "the run's sandbox.tsv");
+    if (verb == "spend") {
+        args.option("sandbox", "FILE", "", "the run's sandbox.tsv");
+        args.option("what", "TEXT", "", "the run, in words, for the line that says how it ended");
+        args.option("log", "FILE", "", "a sanitizer run's log, where a CUDA call failing for memory shows");
+        args.flag("shared", "the GPU was shared with other runners during the run");
+    }
     if (verb == "stops") {
         args.option("case", "CASE", "", "the case the run folder is of");
         args.option("run", "DIR", "", "the run folder (sandbox.tsv, out/results.tsv)");
@@ -256,7 +273,12 @@ int cmd_ledger(int argc, char** argv) {
         return 0;
     }
     if (verb == "spend") {
-        spend(ledger, read_sandbox_outcome(args.text("sandbox")).seconds);
+        const SandboxOutcome outcome = read_sandbox_outcome(args.text("sandbox"));
+        spend(ledger, outcome.seconds);
+        if (!args.text("what").empty())
+            std::fprintf(stderr, "%s: %s\n", args.text("what").c_str(),
+                         outcome.present ? (outcome.outcome + " " + std::to_string(outcome.exit_code)).c_str() : "no record");
+        if (gpu_may_have_been_short(outcome, args.is_set("shared"), args.text("log"))) std::printf("gpu-short\n");
     } else if (verb == "stops") {
         const std::string case_name = case_of(args.text("case"))->name, alone = args.text("part");
         if (!alone.empty() && !plan.find_part(alone)) fail(exit_code::bad_usage, "no part '" + alone + "' in " + plan.lab);
@@ -804,6 +826,23 @@ int cmd_leaderboard(int argc, char** argv) {
     return 0;
 }
 
+// grader gpu-suspect: whether a student x lab's runs (DIR/runs/CASE/RUN, DIR/sanitize/TOOL) hold an
+// end that may have taken the GPU down (run_evidence.hpp): exit 0 when one does, 1 when none.
+int cmd_gpu_suspect(int argc, char** argv) {
+    ArgParser args("grader gpu-suspect", "Exit 0 when a run of the student x lab in --dir may have taken the GPU down, 1 when none.");
+    args.option("dir", "DIR", "", "the student x lab's folder");
+    args.parse(argc, argv);
+    namespace fs = std::filesystem;
+    std::vector<std::string> runs;
+    std::error_code error;
+    for (const auto& c : fs::directory_iterator(args.text("dir") + "/runs", error))
+        for (const auto& run : fs::directory_iterator(c.path(), error)) runs.push_back(run.path().string());
+    for (const auto& tool : fs::directory_iterator(args.text("dir") + "/sanitize", error)) runs.push_back(tool.path().string());
+    for (const std::string& run : runs)
+        if (may_have_taken_the_gpu_down(read_sandbox_outcome(run + "/sandbox.tsv"))) return 0;
+    return 1;
+}
+
 // grader cpu-sets: the CPUs of each GPU's timed runs and of the work beside them (cpu_sets.hpp),
 // for grade.sh's taskset.
 int cmd_cpu_sets(int argc, char** argv) {
@@ -840,7 +879,7 @@ const std::map<std::string, Command>& commands() {
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
         {"headers", cmd_headers},               {"compact-reference", cmd_compact_reference}, {"check-outputs", cmd_check_outputs},
         {"check", cmd_check},   {"score", cmd_score},           {"report", cmd_report},
-        {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"cpu-sets", cmd_cpu_sets}, {"similarity", cmd_similarity},
+        {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"cpu-sets", cmd_cpu_sets}, {"gpu-suspect", cmd_gpu_suspect}, {"similarity", cmd_similarity},
         {"class-report", cmd_class_report}, {"leaderboard", cmd_leaderboard}};
     return table;
 }

@@ -71,18 +71,15 @@ fresh_box() {
     printf '%s\n' "$box"
 }
 
-# A run that ends saying the GPU was short of memory (the driver's exit 7) or that no GPU was
-# usable (3) while the GPU was shared, or a sanitizer run whose log shows a CUDA call failing
-# for memory (LOG: compute-sanitizer ends with its own status and reports the failed call), may
-# have met another student's program, not its own fault: note it, so that the round runs the
-# student's group again with the GPU to itself (shared_or_alone). Sets GPU_SHORT.
-#   note_gpu_short SANDBOX_TSV [LOG]
-note_gpu_short() {
-    [[ ${GPU_LOCK_MODE:-} == shared ]] || return 0
-    case $(field_of "$1" exit) in
-        3 | 7) [[ $(field_of "$1" outcome) == exited ]] && GPU_SHORT=yes ;;
-    esac
-    [[ -n ${2-} ]] && grep -q 'cudaErrorMemoryAllocation' -- "$2" 2>/dev/null && GPU_SHORT=yes
+# after_run SANDBOX_TSV WHAT [LOG]: the run's seconds spent from the ledger, how it ended in the log
+# ("WHAT: exited 0"), and GPU_SHORT set when its end says the GPU may have been short while the
+# runners shared it (grader ledger spend; the rule is grading/run_evidence.hpp's
+# gpu_may_have_been_short, LOG a sanitizer run's): a classmate's program may have held it, so
+# the round runs the student's group again with the GPU to itself (shared_or_alone).
+after_run() {
+    local said
+    said=$(ledger spend --sandbox "$1" --what "$2" ${3:+--log "$3"} $([[ ${GPU_LOCK_MODE:-} == shared ]] && echo --shared))
+    [[ $said == gpu-short ]] && GPU_SHORT=yes
     return 0
 }
 
@@ -136,13 +133,11 @@ run_parts() {
         --stderr "$evidence/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" ${cpus:+--cpus "$cpus"} \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
         "./build/bin/$lab-graded" "${args[@]}" --out run-out --time-limit "$limit" --part "$part"
-    ledger spend --sandbox "$evidence/sandbox.tsv"
-    note_gpu_short "$evidence/sandbox.tsv"
+    after_run "$evidence/sandbox.tsv" "run $student $lab $case_name $part"
     collect_outputs "$box" run-out "$evidence/out"
     rm -rf -- "$box"
     trim_log "$evidence/stdout.txt"
     trim_log "$evidence/stderr.txt"
-    log "run $student $lab $case_name $part: $(field_of "$evidence/sandbox.tsv" outcome) $(field_of "$evidence/sandbox.tsv" exit)"
 }
 
 # case_line LAB CASE PARTS: the line of a cases file that runs PARTS (comma-separated) on CASE,
@@ -187,8 +182,7 @@ run_batch() {
         --stderr "$run/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" ${cpus:+--cpus "$cpus"} \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
         "./build/bin/$lab-graded" --cases cases.txt --out run-out
-    ledger spend --sandbox "$run/sandbox.tsv"
-    note_gpu_short "$run/sandbox.tsv"
+    after_run "$run/sandbox.tsv" "batch $n of $student $lab (${cases[*]})"
     trim_log "$run/stdout.txt"
     trim_log "$run/stderr.txt"
     for case_name in "${cases[@]}"; do
@@ -198,7 +192,6 @@ run_batch() {
         collect_outputs "$box" "run-out/$case_name" "$evidence/out"
     done
     rm -rf -- "$run" "$box"
-    log "batch $n of $student $lab (${cases[*]}): $(field_of "$dir/runs/${cases[0]}/batch-$n/sandbox.tsv" outcome) $(field_of "$dir/runs/${cases[0]}/batch-$n/sandbox.tsv" exit)"
 }
 
 # run_group SLOT GPU STUDENT LAB CASE...: every part of the given cases, in batches, until
@@ -266,11 +259,9 @@ run_sanitizers() {
             --stderr "$evidence/log.txt" --wall "$wall" --cpu $((4 * wall)) --nproc 256 \
             --fsize "$OUTPUT_LIMIT" --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
             bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh --as-graded "$tool" "./build/bin/$lab-graded" --cases cases.txt --out run-out
-        ledger spend --sandbox "$evidence/sandbox.tsv"
-        note_gpu_short "$evidence/sandbox.tsv" "$evidence/log.txt"
+        after_run "$evidence/sandbox.tsv" "sanitize $student $lab $tool" "$evidence/log.txt"
         trim_log "$evidence/log.txt"
         rm -rf -- "$box"
-        log "sanitize $student $lab $tool: $(field_of "$evidence/sandbox.tsv" outcome) $(field_of "$evidence/sandbox.tsv" exit)"
     done
 }
 
@@ -358,7 +349,7 @@ final_reference_timings() {
 }
 
 # shared_or_alone GPU FUNCTION ARGS...: FUNCTION (run_group, run_sanitizers) with the GPU shared
-# with the other runners; when one of its runs found the GPU short of memory (note_gpu_short),
+# with the other runners; when one of its runs found the GPU short of memory (after_run),
 # all of it again with the GPU to itself, the budget and the stopped parts as they were before:
 # a classmate's program that fills the GPU costs this student nothing.
 shared_or_alone() {
@@ -392,31 +383,13 @@ shared_or_alone() {
 ROUNDS=3
 ROUND_NAMES=("" "public cases" "timed cases" "sanitizers, hidden cases, scores")
 
-# cases_of LAB timed|untimed CASE...: those of the cases that are (or are not) performance cases.
-cases_of() {
-    local lab=$1 kind=$2 case_name timed
-    shift 2
-    for case_name in "$@"; do
-        timed=untimed
-        [[ " ${LAB_PERF_CASES[$lab]} " == *" $case_name "* ]] && timed=timed
-        [[ $timed == "$kind" ]] && printf '%s ' "$case_name"
-    done
-    return 0
-}
-
-# round_work LAB ROUND: the runner time one student x lab takes in ROUND, in untimed sandboxed
-# processes, a timed one counting as RUNNERS of them (it has the GPU to itself, while RUNNERS
-# untimed ones share it). The progress line's estimate of the time left weighs each step by it.
+# round_work LAB ROUND: the runner time one student x lab takes in ROUND (grader plan's work, from
+# grading/round_plan.hpp), in untimed sandboxed processes, a timed one counting as RUNNERS of them
+# (it has the GPU to itself, while RUNNERS untimed ones share it). The progress line's estimate
+# of the time left weighs each step by it.
 round_work() {
-    local lab=$1 untimed=0 timed=0
-    case $2 in
-        1) [[ -n $(cases_of "$lab" untimed ${LAB_PUBLIC_CASES[$lab]}) ]] && untimed=1 ;;
-        2) [[ -n $(cases_of "$lab" timed ${LAB_PUBLIC_CASES[$lab]}) ]] && timed=1 ;;
-        3)
-            [[ -n ${SANITIZE_CASE[$lab]} && -n $SANITIZER ]] && untimed=$(wc -w <<<"${SANITIZE_TOOLS[$lab]}")
-            [[ -n $(cases_of "$lab" untimed ${LAB_HIDDEN_CASES[$lab]}) ]] && untimed=$((untimed + 1))
-            [[ -n $(cases_of "$lab" timed ${LAB_HIDDEN_CASES[$lab]}) ]] && timed=1 ;;
-    esac
+    local untimed timed
+    read -r untimed timed <<<"${ROUND_WORK[$1/$2]}"
     echo $((untimed + timed * RUNNERS))
 }
 
@@ -447,7 +420,7 @@ runner_item() {
 # gpu_lost_after GPU: after a round of the caller's student x lab on GPU. A program that ended
 # saying "no GPU", or a fault, may have taken the GPU down with it: if so, no more runs go to it.
 gpu_lost_after() {
-    grep -qE $'outcome=(signal|timeout)|exit=(3|4|5)\t' "$dir"/runs/*/*/sandbox.tsv "$dir"/sanitize/*/sandbox.tsv 2>/dev/null || return 1
+    "$GRADER" gpu-suspect --dir "$dir" || return 1
     gpu_still_works "$1" && return 1
     touch "$RUN_DIR/gpu-lost-$1"
     echo "GPU $1 stopped working while this submission ran; grade again with --resume" >"$dir/not-run.txt"
@@ -491,7 +464,7 @@ check_outputs() {
 run_public_round() {
     local student lab dir gpu sandbox_slot ledger_file cases started=$EPOCHREALTIME
     if runner_item "$@"; then
-        cases=$(cases_of "$lab" untimed ${LAB_PUBLIC_CASES[$lab]})
+        cases=${ROUND_CASES[$lab/public-untimed]}
         # shellcheck disable=SC2086  # a list of case names
         [[ -z $cases ]] || shared_or_alone "$gpu" run_group "$sandbox_slot" "$gpu" "$student" "$lab" $cases
         add_time cases "$(seconds_since "$started")"
@@ -504,7 +477,7 @@ run_public_round() {
 run_timed_round() {
     local student lab dir gpu sandbox_slot ledger_file cases
     if runner_item "$@"; then
-        cases=$(cases_of "$lab" timed ${LAB_PUBLIC_CASES[$lab]})
+        cases=${ROUND_CASES[$lab/public-timed]}
         # shellcheck disable=SC2086
         [[ -z $cases ]] || timed_runs $cases
     fi
@@ -520,11 +493,11 @@ run_hidden_round() {
         shared_or_alone "$gpu" run_sanitizers "$sandbox_slot" "$gpu" "$student" "$lab"
         add_time sanitizer "$(seconds_since "$started")"
         started=$EPOCHREALTIME
-        cases=$(cases_of "$lab" untimed ${LAB_HIDDEN_CASES[$lab]})
+        cases=${ROUND_CASES[$lab/hidden-untimed]}
         # shellcheck disable=SC2086
         [[ -z $cases ]] || RUN_HIDDEN=yes shared_or_alone "$gpu" run_group "$sandbox_slot" "$gpu" "$student" "$lab" $cases
         add_time cases "$(seconds_since "$started")"
-        cases=$(cases_of "$lab" timed ${LAB_HIDDEN_CASES[$lab]})
+        cases=${ROUND_CASES[$lab/hidden-timed]}
         # shellcheck disable=SC2086
         if ! gpu_lost_after "$gpu" && { [[ -z $cases ]] || RUN_HIDDEN=yes timed_runs $cases; }; then
             [[ -e $dir/gpu.txt ]] || echo "$gpu" >"$dir/gpu.txt"

@@ -96,3 +96,46 @@ TEST_CASE("sanitizer verdicts come from the exit status and the summary line", "
     dir.write("stuck/log.txt", "========= COMPUTE-SANITIZER\n");
     CHECK(read_sanitizer_run(dir / "stuck", "memcheck").state == SanitizerVerdict::State::unfinished);
 }
+
+TEST_CASE("a run's end says the GPU may have been short only where runners shared it", "[grading][evidence]") {
+    TempFolder dir;
+    dir.write("short.tsv", "outcome=exited\texit=7\tseconds=1\n");
+    dir.write("none.tsv", "outcome=exited\texit=3\tseconds=1\n");
+    dir.write("wrong.tsv", "outcome=exited\texit=1\tseconds=1\n");
+    dir.write("killed.tsv", "outcome=signal\texit=7\tsignal=SIGKILL\tseconds=1\n");
+    // The tool's own end says nothing (it exits with its --error-exitcode); its log does, past
+    // the first of the reading's 64 KB chunks.
+    dir.write("tool.tsv", "outcome=exited\texit=1\tseconds=1\n");
+    dir.write("full.log", std::string(70000, '.') + "\n========= Program hit cudaErrorMemoryAllocation (error 2)\n");
+    dir.write("quiet.log", "========= ERROR SUMMARY: 0 errors\n");
+    auto short_gpu = [&](const std::string& tsv, bool shared, const std::string& log = "") {
+        return gpu_may_have_been_short(read_sandbox_outcome(dir / tsv), shared, log.empty() ? "" : dir / log);
+    };
+    CHECK(short_gpu("short.tsv", true));
+    CHECK(short_gpu("none.tsv", true));
+    CHECK_FALSE(short_gpu("wrong.tsv", true));
+    CHECK_FALSE(short_gpu("killed.tsv", true));
+    CHECK(short_gpu("tool.tsv", true, "full.log"));
+    CHECK_FALSE(short_gpu("tool.tsv", true, "quiet.log"));
+    CHECK_FALSE(short_gpu("tool.tsv", true, "absent.log"));
+    // With the GPU to itself, it was the program's own doing.
+    CHECK_FALSE(short_gpu("short.tsv", false));
+    CHECK_FALSE(short_gpu("tool.tsv", false, "full.log"));
+}
+
+TEST_CASE("a run's end that may have taken the GPU down makes the grader ask the GPU", "[grading][evidence]") {
+    TempFolder dir;
+    auto suspect = [&](const std::string& record) {
+        dir.write("end.tsv", record + "\n");
+        return may_have_taken_the_gpu_down(read_sandbox_outcome(dir / "end.tsv"));
+    };
+    CHECK(suspect("outcome=signal\texit=-1\tsignal=SIGSEGV"));
+    CHECK(suspect("outcome=timeout\texit=-1"));
+    CHECK(suspect("outcome=exited\texit=3"));  // no usable GPU
+    CHECK(suspect("outcome=exited\texit=4"));  // a kernel faulted
+    CHECK(suspect("outcome=exited\texit=5"));  // a kernel ran past its time limit
+    CHECK_FALSE(suspect("outcome=exited\texit=0"));
+    CHECK_FALSE(suspect("outcome=exited\texit=1"));  // a wrong result
+    CHECK_FALSE(suspect("outcome=exited\texit=7"));  // short of memory: run again alone, not lost
+    CHECK_FALSE(suspect("outcome=output-limit\texit=-1"));
+}
