@@ -117,9 +117,10 @@ least_ratio() {
     } END { print (least == "" ? "none" : least) }' "$1"
 }
 # perf_no_gain: a part given more threads than --threads' CPUs gains nothing, so it took at least
-# this share of the reference's time (honest CPU loops took 0.91-1.51x in one grading run; lab 7's
-# all-cores variant, unpinned, 0.21-0.36x).
-NO_GAIN_RATIO=0.75
+# this share of the reference's time. Lab 7's all-cores variant, pinned, took 0.70-1.45x on
+# cpu_ikj and 0.95-1.09x on cpu_ijk over three make test runs (two H200s, an H100: 0.70 failed
+# the 0.75 this was); unpinned, its extra threads bought 0.21-0.36x. The bound lies between.
+NO_GAIN_RATIO=0.5
 # A message saying the time limit stopped the part on this case, not that it was not run
 # because the time limit stopped it on earlier ones (grading/run_ledger.hpp, kRetireAfter).
 stopped_there() { [[ $1 == *"time limit"* && $1 != "not run: "* ]]; }
