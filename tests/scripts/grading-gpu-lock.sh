@@ -6,7 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
 RUN_DIR=$(mktemp -d /tmp/grading-gpu-lock-test.XXXXXX)
-trap 'rm -rf -- "$RUN_DIR"' EXIT
+trap '[[ ${KEEP:-0} == 1 ]] || rm -rf -- "$RUN_DIR"' EXIT
 source grading/lib/runs.sh
 now() { date +%s.%N; }
 hold() {  # hold NAME SECONDS: records "NAME start end" while holding the GPU
@@ -41,4 +41,28 @@ check "the timed run waits for the untimed runs before it" before s1 x1
 check "... for every one of them" before s2 x1
 check "an untimed run that came later waits for the timed run" before x1 s3
 check "another GPU is not held up" before other x1
+
+# After each run (after_run): its seconds spent from the ledger, how it ended in the log, and,
+# where the GPU was shared, a run that ended short of GPU memory (the driver's exit 7) or a
+# sanitizer's log showing a failed allocation asks for the group again with the GPU to itself
+# (GPU_SHORT; shared_or_alone). With the GPU to itself it was the program's own doing. The rule is
+# the grader's (grading/run_evidence.hpp); this checks what runs.sh makes of its answer.
+source grading/lib/common.sh
+GRADER=${BUILD:-build}/bin/grader MANIFESTS=labs lab=lab1 student=s ledger_file=$RUN_DIR/ledger LOG_FILE=$RUN_DIR/grading.log
+"$GRADER" ledger start --manifests labs --lab lab1 --ledger "$ledger_file" || check "grader ledger start" false
+printf 'outcome=exited\texit=7\tseconds=1.5\n' >"$RUN_DIR/short.tsv"
+printf 'outcome=exited\texit=1\tseconds=2\n' >"$RUN_DIR/tool.tsv"
+echo '========= Program hit cudaErrorMemoryAllocation (error 2)' >"$RUN_DIR/tool.log"
+short_after() {  # short_after MODE SANDBOX_TSV [LOG]: GPU_SHORT after the run
+    GPU_SHORT=no
+    GPU_LOCK_MODE=$1 after_run "$2" "run s lab1 one a" ${3:+"$3"}
+    echo "$GPU_SHORT"
+}
+check "a run short of GPU memory on a shared GPU is run again alone" test "$(short_after shared "$RUN_DIR/short.tsv")" == yes
+check "... and not when it had the GPU to itself" test "$(short_after exclusive "$RUN_DIR/short.tsv")" == no
+check "a sanitizer whose log shows a failed allocation on a shared GPU is run again alone" \
+    test "$(short_after shared "$RUN_DIR/tool.tsv" "$RUN_DIR/tool.log")" == yes
+check "... and not without such a log" test "$(short_after shared "$RUN_DIR/tool.tsv")" == no
+check "the log says how each run ended" grep -q 'run s lab1 one a: exited 7' "$LOG_FILE"
+check "the ledger spent every run's seconds (2 x 1.5 + 2 x 2 = 7)" grep -qE 'spent=7(\.0*)?([[:space:]]|$)' "$ledger_file"
 finish
