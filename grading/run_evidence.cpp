@@ -4,12 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "exit_codes.hpp"
 #include "lab_plan.hpp"
 #include "result_files.hpp"
+#include "sanitizer_log.hpp"
 #include "untrusted_text.hpp"
 
 namespace {
@@ -66,28 +66,11 @@ SandboxOutcome read_sandbox_outcome(const std::string& path) {
     return o;
 }
 
-namespace {
-// Whether the file holds `text`, read in chunks (a sanitizer's log may be as large as a run's
-// output limit); false when it cannot be read.
-bool file_contains(const std::string& path, const std::string& text) {
-    std::ifstream in(path, std::ios::binary);
-    std::string window;
-    std::vector<char> chunk(1 << 16);
-    while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
-        window.append(chunk.data(), size_t(in.gcount()));
-        if (window.find(text) != std::string::npos) return true;
-        // Keep the tail a match could start in.
-        if (window.size() > text.size()) window.erase(0, window.size() - text.size());
-    }
-    return false;
-}
-}  // namespace
-
 bool gpu_may_have_been_short(const SandboxOutcome& outcome, bool gpu_shared, const std::string& log_path) {
     if (!gpu_shared) return false;
     if (outcome.outcome == "exited" && (outcome.exit_code == exit_code::gpu_short || outcome.exit_code == exit_code::no_gpu))
         return true;
-    return !log_path.empty() && file_contains(log_path, "cudaErrorMemoryAllocation");
+    return !log_path.empty() && sanitizer_log_shows_failed_allocation(log_path);
 }
 
 bool may_have_taken_the_gpu_down(const SandboxOutcome& outcome) {

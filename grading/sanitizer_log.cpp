@@ -1,7 +1,9 @@
 #include "sanitizer_log.hpp"
 
+#include <fstream>
 #include <regex>
 #include <sstream>
+#include <vector>
 
 #include "untrusted_text.hpp"
 
@@ -46,4 +48,18 @@ SanitizerVerdict read_sanitizer_run(const std::string& dir, const std::string& t
         v.summary = tool + " could not finish: " + end.describe() + "; no points were taken for it";
     }
     return v;
+}
+
+bool sanitizer_log_shows_failed_allocation(const std::string& log_path) {
+    const std::string text = "cudaErrorMemoryAllocation";
+    std::ifstream in(log_path, std::ios::binary);
+    std::string window;
+    std::vector<char> chunk(1 << 16);
+    while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
+        window.append(chunk.data(), size_t(in.gcount()));
+        if (window.find(text) != std::string::npos) return true;
+        // Keep the tail a match could start in.
+        if (window.size() > text.size()) window.erase(0, window.size() - text.size());
+    }
+    return false;
 }
