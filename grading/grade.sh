@@ -67,7 +67,7 @@ umask 077
 GRADING_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$GRADING_DIR/.." && pwd)
 SANDBOX=$GRADING_DIR/sandbox.sh
-for part in common pool progress submissions uids isolation workfolders builds reference runs slurm classreport leaderboard; do
+for part in common pool progress submissions uids bwrap_size isolation workfolders builds reference runs slurm classreport leaderboard; do
     # shellcheck source=/dev/null
     source "$GRADING_DIR/lib/$part.sh"
 done
@@ -218,6 +218,8 @@ load_secrets() {
 }
 
 # Every lab's plan, from its manifest through `grader plan` (which checks the manifest).
+# CASE_LIMIT[LAB/CASE], a case's time limit in this run: the manifest's, or --time-limit when
+# lower (grader plan applies it, grading/run_ledger.hpp; the student's runs' walls: runs.sh, ledger).
 declare -A LAB_FILES=() LAB_PARTS=() LAB_CASES=() LAB_PERF_CASES=() LAB_NEEDS_PTX=() CASE_ARGS=() CASE_LIMIT=()
 declare -A SANITIZE_CASE=() SANITIZE_TOOLS=() SHARED_FILE_NAMES=() LAB_TITLE=() REFERENCE_DIR=()
 # The cases of each round by kind (LAB/public-untimed, public-timed, hidden-untimed,

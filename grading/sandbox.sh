@@ -73,21 +73,33 @@ done
 [[ -z $cpus || $cpus =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]] || die_usage "--cpus must be a CPU list like 0-3 or 4,5, not '$cpus'"
 [[ -z $uid || $EUID == 0 ]] || die_usage "--uid needs root"
 [[ $namespaces == no || $EUID == 0 ]] || die_usage "--namespaces needs root"
-box=$(realpath -e "$box")
+# The box and the folders to hide (those that exist) as real paths, in one process: bubblewrap
+# mounts over the real ones, and this script runs for every run of a class. (-m: one line for
+# each, in order, even if one vanished meanwhile.)
+hidden=()
+for path in "${hide[@]}"; do [[ -e $path ]] && hidden+=("$path"); done
+mapfile -d '' -t real < <(realpath -mz -- "$box" "${hidden[@]}")
+((${#real[@]} == ${#hidden[@]} + 1)) || die_usage "cannot find the real paths of '$box' ${hidden[*]}"
+box=${real[0]} hidden=("${real[@]:1}")
 cpu=${cpu:-$((wall + 5))}
 
 # A fresh private home and temporary folder in the box, the sandbox user's own. An earlier
 # command may have left anything there (a link to /etc, say): remove it, never follow it.
-for private in "$box/.sandbox-home" "$box/.sandbox-tmp"; do
-    rm -rf -- "$private"
-    mkdir -- "$private" || die_usage "cannot make $private"
-    [[ -n $uid ]] && chown -h "$uid:$uid" -- "$private"
-done
+# (One rm, mkdir and chown for both: every process this script starts costs each run, and a
+# class's grading runs it thousands of times.)
+private_folders=("$box/.sandbox-home" "$box/.sandbox-tmp")
+rm -rf -- "${private_folders[@]}"
+mkdir -- "${private_folders[@]}" || die_usage "cannot make ${private_folders[*]}"
+[[ -n $uid ]] && chown -h "$uid:$uid" -- "${private_folders[@]}"
 
 # The uid's tasks now (RLIMIT_NPROC counts them all): the limit is that many plus what the
 # command may add.
+here=${BASH_SOURCE[0]%/*}
+[[ $here == "${BASH_SOURCE[0]}" ]] && here=.
 # shellcheck source=lib/tasks.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib/tasks.sh"
+source "$here/lib/tasks.sh"
+# shellcheck source=lib/bwrap_size.sh
+source "$here/lib/bwrap_size.sh"
 process_limit=$(($(tasks_of_uid "${uid:-$EUID}") + nproc))
 
 environment=(env -i -C "$box" "PATH=$PATH" "HOME=$box/.sandbox-home" "LANG=C.UTF-8" "USER=sandbox" "LOGNAME=sandbox")
@@ -108,22 +120,21 @@ case $isolation in
     bwrap)
         jail=(--ro-bind / / --dev /dev --proc /proc --unshare-net --unshare-pid --unshare-ipc --unshare-uts
               --unshare-cgroup-try --hostname sandbox --new-session --die-with-parent)
-        # A size for the private /tmp where this bubblewrap knows --size (0.8 and later).
+        # A size for the private /tmp where this bubblewrap knows --size (0.8 and later); the
+        # caller may say so once for all its runs (SANDBOX_BWRAP_SIZE=yes|no) instead.
+        [[ ${SANDBOX_BWRAP_SIZE-} == yes || ${SANDBOX_BWRAP_SIZE-} == no ]] || SANDBOX_BWRAP_SIZE=$(bwrap_knows_size)
         tmp_size=()
-        bwrap --help 2>&1 | grep -q -- '--size' && tmp_size=(--size $((1 << 30)))
+        [[ $SANDBOX_BWRAP_SIZE == yes ]] && tmp_size=(--size $((1 << 30)))
         jail+=("${tmp_size[@]}" --tmpfs /tmp "${tmp_size[@]}" --tmpfs /dev/shm)
-        for path in "${hide[@]}"; do
-            [[ -e $path ]] && jail+=(--tmpfs "$(realpath -e "$path")")
-        done
+        for path in "${hidden[@]}"; do jail+=(--tmpfs "$path"); done
         if [[ $gpu == yes ]]; then
             for node in /dev/nvidia*; do
                 [[ -e $node ]] && jail+=(--dev-bind "$node" "$node")
             done
         fi
         jail+=(--bind "$box" "$box" --chdir "$box")
-        # bubblewrap reads its options from a pipe (--args), so that its command line, which
-        # the sandboxed program can read in /proc, names none of the grader's paths.
-        bwrap_options=$(printf '%s\0' "${jail[@]}" | base64 -w0)
+        # bubblewrap reads its options from a pipe (--args, isolated_start), so that its command
+        # line, which the sandboxed program can read in /proc, names none of the grader's paths.
         chain=(timeout -s KILL "$wall" "${limits[@]}" "${as_user[@]}" bwrap --args 3 -- "${environment[@]}" "$@")
         description="bwrap"
         ;;
@@ -151,7 +162,7 @@ isolated_start() {
         ((fd > 2)) && eval "exec $fd>&-"
     done
     echo 1000 >/proc/self/oom_score_adj 2>/dev/null
-    [[ -n ${bwrap_options-} ]] && exec 3< <(base64 -d <<<"$bwrap_options")
+    [[ $isolation == bwrap ]] && exec 3< <(printf '%s\0' "${jail[@]}")
     exec "${chain[@]}"
 }
 start=$EPOCHREALTIME

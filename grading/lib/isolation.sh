@@ -82,6 +82,8 @@ choose_isolation() {
             why_not_bwrap="bubblewrap works but the GPU cannot be reached inside it: $(tail -1 "$RUN_DIR/probe.out" 2>/dev/null)"
         else
             ISOLATION=bwrap
+            SANDBOX_BWRAP_SIZE=$(bwrap_knows_size)
+            export SANDBOX_BWRAP_SIZE
             ISOLATION_TEXT="bubblewrap: read-only system, private /tmp, no network, own PID and IPC namespaces, only the work folder writable, the grader's folders hidden; $uid_note; limits on wall clock, processes, file size and CPU time"
             return 0
         fi

@@ -11,9 +11,6 @@
 #   checked timed runs: the outputs of the timed runs a student's driver kept, on the same
 #            inputs (--data-index), made once each before the student is scored.
 
-# The time limit of a case in this run: the manifest's, or --time-limit when lower (grader plan
-# applies it, grading/run_ledger.hpp; the student's runs' walls: runs.sh, ledger).
-case_limit() { echo "${CASE_LIMIT[$1/$2]}"; }
 # reference_wall LAB CASE...: the wall clock of one reference run over the cases, as a student's
 # batch run of them gets (grading/run_ledger.hpp), with no budget to draw on.
 reference_wall() {
@@ -40,7 +37,7 @@ run_reference() {
     mkdir -p -- "$dir"
     rm -rf -- "$dir/.run" && mkdir -- "$dir/.run"
     for case_name in "$@"; do
-        printf '%s %s --time-limit %s\n' "$case_name" "${CASE_ARGS[$lab/$case_name]}" "$(case_limit "$lab" "$case_name")"
+        printf '%s %s --time-limit %s\n' "$case_name" "${CASE_ARGS[$lab/$case_name]}" "${CASE_LIMIT[$lab/$case_name]}"
     done >"$dir/.run/cases.txt"
     wall=$(reference_wall "$lab" "$@") || die "grader ledger wall failed for the reference solution of $lab"
     reference_binary "$lab" "$gpu" "$wall" "$dir/.run/log.txt" --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"}
@@ -173,7 +170,7 @@ run_checked_run_references() {
         # Another runner may have made it meanwhile (under the same lock).
         [[ -e $root/$case_name/run$index/out/$part.sample ]] && continue
         printf '%s.run%s %s --time-limit %s --data-index %s --reps 0 --check sample --sample-seed %s --part %s\n' \
-            "$case_name" "$index" "${CASE_ARGS[$lab/$case_name]}" "$(case_limit "$lab" "$case_name")" "$index" "$SAMPLE_SEED" "$part"
+            "$case_name" "$index" "${CASE_ARGS[$lab/$case_name]}" "${CASE_LIMIT[$lab/$case_name]}" "$index" "$SAMPLE_SEED" "$part"
         made+=("$case_name/$index/$part")
     done <<<"$needed" >"$work/cases.txt"
     ((${#made[@]})) || { rm -rf -- "$work"; return 0; }

@@ -21,18 +21,29 @@ MAX_COLLECTED_FILES=64
 collect_outputs() {
     local box=$1 sub=$2 dest=$3 source=$1/$2 count=0 file name
     mkdir -p -- "$dest"
-    if [[ -d $source && ! -L $source && $(realpath -e -- "$source") == "$(realpath -e -- "$box")/$sub" ]]; then
-        while IFS= read -r -d '' file; do
-            name=${file##*/}
-            [[ $name =~ ^[A-Za-z0-9._-]+$ ]] || continue
-            ((++count > MAX_COLLECTED_FILES)) && break
-            cp -- "$file" "$dest/$name"
-        done < <(find "$source" -mindepth 1 -maxdepth 1 -type f -print0)
-    fi
+    [[ -d $source && ! -L $source ]] || return 0
+    local real=() files=()
+    mapfile -d '' -t real < <(realpath -ez -- "$source" "$box")
+    [[ ${#real[@]} == 2 && ${real[0]} == "${real[1]}/$sub" ]] || return 0
+    while IFS= read -r -d '' file; do
+        name=${file##*/}
+        [[ $name =~ ^[A-Za-z0-9._-]+$ ]] || continue
+        ((++count > MAX_COLLECTED_FILES)) && break
+        files+=("$file")
+    done < <(find "$source" -mindepth 1 -maxdepth 1 -type f -print0)
+    ((${#files[@]} == 0)) || cp -- "${files[@]}" "$dest/"
 }
 
-# Logs are kept to their last 64 KB: enough for the feedback, small for 50 students.
-trim_log() { [[ -f $1 ]] && tail -c 65536 -- "$1" >"$1.tail" && mv -- "$1.tail" "$1"; return 0; }
+# trim_logs FILE...: each log kept to its last 64 KB, enough for the feedback, small for 50
+# students. One find names the longer ones: most logs are a few lines, and a tail and a mv for
+# each cost four processes a run.
+trim_logs() {
+    local file
+    while IFS= read -r -d '' file; do
+        tail -c 65536 -- "$file" >"$file.tail" && mv -- "$file.tail" "$file"
+    done < <(find "$@" -maxdepth 0 -type f -size +64k -print0 2>/dev/null)
+    return 0
+}
 
 # What a student x lab may still run is the grader's to decide (grading/run_ledger.hpp, `grader
 # ledger`), in a ledger file that passes from round to round: the run-time budget (--budget; by
@@ -77,8 +88,9 @@ fresh_box() {
 # gpu_may_have_been_short, LOG a sanitizer run's): a classmate's program may have held it, so
 # the round runs the student's group again with the GPU to itself (shared_or_alone).
 after_run() {
-    local said
-    said=$(ledger spend --sandbox "$1" --what "$2" ${3:+--log "$3"} $([[ ${GPU_LOCK_MODE:-} == shared ]] && echo --shared))
+    local said shared=()
+    [[ ${GPU_LOCK_MODE:-} == shared ]] && shared=(--shared)
+    said=$(ledger spend --sandbox "$1" --what "$2" ${3:+--log "$3"} "${shared[@]}")
     [[ $said == gpu-short ]] && GPU_SHORT=yes
     return 0
 }
@@ -119,7 +131,7 @@ run_parts() {
     local dir=$OUT/students/$student/$lab box
     local evidence=$dir/runs/$case_name/$part limit args wall
     rm -rf -- "$evidence"
-    limit=$(case_limit "$lab" "$case_name")
+    limit=${CASE_LIMIT[$lab/$case_name]}
     if ! wall=$(ledger wall --for part --cases "$case_name"); then
         ledger not-run --dir "$dir" --folders "runs/$case_name/$part"
         return 1
@@ -136,14 +148,13 @@ run_parts() {
     after_run "$evidence/sandbox.tsv" "run $student $lab $case_name $part"
     collect_outputs "$box" run-out "$evidence/out"
     rm -rf -- "$box"
-    trim_log "$evidence/stdout.txt"
-    trim_log "$evidence/stderr.txt"
+    trim_logs "$evidence/stdout.txt" "$evidence/stderr.txt"
 }
 
 # case_line LAB CASE PARTS: the line of a cases file that runs PARTS (comma-separated) on CASE,
 # as every graded process of the case runs it (a batch, and the sanitizers: so a program cannot
 # tell the sanitizer's run from a graded one by its arguments).
-case_line() { printf '%s %s --time-limit %s --part %s' "$2" "${CASE_ARGS[$1/$2]}" "$(case_limit "$1" "$2")" "$3"; }
+case_line() { printf '%s %s --time-limit %s --part %s' "$2" "${CASE_ARGS[$1/$2]}" "${CASE_LIMIT[$1/$2]}" "$3"; }
 
 # write_cases_file BOX SLOT LINE...: BOX/cases.txt, written as the grader (never through a link
 # the folder might hold) and lent to the sandbox uid of SLOT.
@@ -183,8 +194,7 @@ run_batch() {
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
         "./build/bin/$lab-graded" --cases cases.txt --out run-out
     after_run "$run/sandbox.tsv" "batch $n of $student $lab (${cases[*]})"
-    trim_log "$run/stdout.txt"
-    trim_log "$run/stderr.txt"
+    trim_logs "$run/stdout.txt" "$run/stderr.txt"
     for case_name in "${cases[@]}"; do
         local evidence=$dir/runs/$case_name/batch-$n
         rm -rf -- "$evidence" && mkdir -p -- "$evidence"
@@ -260,7 +270,7 @@ run_sanitizers() {
             --fsize "$OUTPUT_LIMIT" --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
             bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh --as-graded "$tool" "./build/bin/$lab-graded" --cases cases.txt --out run-out
         after_run "$evidence/sandbox.tsv" "sanitize $student $lab $tool" "$evidence/log.txt"
-        trim_log "$evidence/log.txt"
+        trim_logs "$evidence/log.txt"
         rm -rf -- "$box"
     done
 }
@@ -431,7 +441,7 @@ gpu_lost_after() {
 # compared with (gpu.txt: the first round to time a case chooses it).
 timed_runs() {
     local timing_gpu
-    timing_gpu=$(cat "$dir/gpu.txt" 2>/dev/null || echo "$gpu")
+    read -r timing_gpu 2>/dev/null <"$dir/gpu.txt" || timing_gpu=$gpu
     if ! reference_timed_on "$lab" "$timing_gpu"; then
         echo "the reference solution could not be timed on GPU $timing_gpu" >"$dir/not-run.txt"
         return 1
