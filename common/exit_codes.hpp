@@ -13,4 +13,8 @@ constexpr int io_error = 6;         // a file could not be read or written
 // The GPU had too little free memory for the case. Not the program's fault where others share
 // the GPU: the grader runs such a run again with the GPU to itself (grading/lib/runs.sh).
 constexpr int gpu_short = 7;
+// How the driver's message for it ends (require_device_memory, common/lab_case.cpp). Under
+// compute-sanitizer the tool's exit status replaces the driver's, so the grader looks for this
+// in the tool's log instead (grading/sanitizer_log.hpp).
+constexpr const char* gpu_short_advice = "MiB free: choose smaller sizes, or wait for the GPU's other programs to end";
 }  // namespace exit_code

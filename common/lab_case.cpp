@@ -38,5 +38,5 @@ void require_device_memory(size_t bytes) {
     const size_t room = 64u << 20;  // the context, cuBLAS's workspace, the kernels
     if (bytes + room > free_bytes)
         fail(exit_code::gpu_short, "the data need " + format_fixed(bytes / 1048576.0, 0) + " MiB but the GPU has " +
-                                       format_fixed(free_bytes / 1048576.0, 0) + " MiB free: choose smaller sizes, or wait for the GPU's other programs to end");
+                                       format_fixed(free_bytes / 1048576.0, 0) + " " + exit_code::gpu_short_advice);
 }

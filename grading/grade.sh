@@ -67,7 +67,7 @@ umask 077
 GRADING_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$GRADING_DIR/.." && pwd)
 SANDBOX=$GRADING_DIR/sandbox.sh
-for part in common pool progress submissions uids bwrap_size isolation workfolders builds reference runs slurm classreport leaderboard; do
+for part in common pool progress submissions uids bubblewrap isolation workfolders builds reference runs slurm classreport leaderboard; do
     # shellcheck source=/dev/null
     source "$GRADING_DIR/lib/$part.sh"
 done

@@ -70,7 +70,7 @@ bool gpu_may_have_been_short(const SandboxOutcome& outcome, bool gpu_shared, con
     if (!gpu_shared) return false;
     if (outcome.outcome == "exited" && (outcome.exit_code == exit_code::gpu_short || outcome.exit_code == exit_code::no_gpu))
         return true;
-    return !log_path.empty() && sanitizer_log_shows_failed_allocation(log_path);
+    return !log_path.empty() && sanitizer_log_shows_gpu_short(log_path);
 }
 
 bool may_have_taken_the_gpu_down(const SandboxOutcome& outcome) {

@@ -98,8 +98,8 @@ here=${BASH_SOURCE[0]%/*}
 [[ $here == "${BASH_SOURCE[0]}" ]] && here=.
 # shellcheck source=lib/tasks.sh
 source "$here/lib/tasks.sh"
-# shellcheck source=lib/bwrap_size.sh
-source "$here/lib/bwrap_size.sh"
+# shellcheck source=lib/bubblewrap.sh
+source "$here/lib/bubblewrap.sh"
 process_limit=$(($(tasks_of_uid "${uid:-$EUID}") + nproc))
 
 environment=(env -i -C "$box" "PATH=$PATH" "HOME=$box/.sandbox-home" "LANG=C.UTF-8" "USER=sandbox" "LOGNAME=sandbox")

@@ -107,6 +107,10 @@ TEST_CASE("a run's end says the GPU may have been short only where runners share
     // the first of the reading's 64 KB chunks.
     dir.write("tool.tsv", "outcome=exited\texit=1\tseconds=1\n");
     dir.write("full.log", std::string(70000, '.') + "\n========= Program hit cudaErrorMemoryAllocation (error 2)\n");
+    // The driver's own refusal, as memcheck logged it on an H100 that a classmate's program had
+    // filled: the tool exits 99, hiding the driver's exit_code::gpu_short.
+    dir.write("refused.log", std::string(70000, '.') + "\nerror: the data need 1 MiB but the GPU has 23 MiB free: choose smaller sizes, "
+                             "or wait for the GPU's other programs to end\n========= Target application returned an error\n");
     dir.write("quiet.log", "========= ERROR SUMMARY: 0 errors\n");
     auto short_gpu = [&](const std::string& tsv, bool shared, const std::string& log = "") {
         return gpu_may_have_been_short(read_sandbox_outcome(dir / tsv), shared, log.empty() ? "" : dir / log);
@@ -116,11 +120,13 @@ TEST_CASE("a run's end says the GPU may have been short only where runners share
     CHECK_FALSE(short_gpu("wrong.tsv", true));
     CHECK_FALSE(short_gpu("killed.tsv", true));
     CHECK(short_gpu("tool.tsv", true, "full.log"));
+    CHECK(short_gpu("tool.tsv", true, "refused.log"));
     CHECK_FALSE(short_gpu("tool.tsv", true, "quiet.log"));
     CHECK_FALSE(short_gpu("tool.tsv", true, "absent.log"));
     // With the GPU to itself, it was the program's own doing.
     CHECK_FALSE(short_gpu("short.tsv", false));
     CHECK_FALSE(short_gpu("tool.tsv", false, "full.log"));
+    CHECK_FALSE(short_gpu("tool.tsv", false, "refused.log"));
 }
 
 TEST_CASE("a run's end that may have taken the GPU down makes the grader ask the GPU", "[grading][evidence]") {
