@@ -124,6 +124,16 @@ NO_GAIN_RATIO=0.5
 # A message saying the time limit stopped the part on this case, not that it was not run
 # because the time limit stopped it on earlier ones (grading/run_ledger.hpp, kRetireAfter).
 stopped_there() { [[ $1 == *"time limit"* && $1 != "not run: "* ]]; }
+# shortfalls SCORE [PART]: under a failed check, the items (of PART) that fell short, with the
+# times behind a performance item: a timing outlier shows its numbers where it failed.
+shortfalls() {
+    awk -F'\t' -v p="${2-}" '$0 ~ /record=item/ {
+        delete f
+        for (i = 1; i <= NF; ++i) { split($i, kv, "="); f[kv[1]] = substr($i, length(kv[1]) + 2) }
+        if (f["points"] != f["max"] && (p == "" || f["part"] == p))
+            printf "      short: %s %s %s: %s of %s (student %s ms, reference %s ms) %s\n",
+                f["kind"], f["part"], f["case"], f["points"], f["max"], f["student_ms"], f["reference_ms"], f["message"] }' "$1"
+}
 tool_points() { items "$1" | awk -F'|' -v t="$2" '$1 == "sanitizer" && $4 == t { print $5 }'; }
 
 check_lab() {
@@ -152,11 +162,7 @@ check_lab() {
 
         if [[ $(expect_value "$expect" full_marks) == yes ]]; then
             check "$name: full marks ($points of $max)" test "$points" == "$max"
-            # Where not, which items fell short, with the times behind a performance item.
-            [[ $points == "$max" ]] || awk -F'\t' '$0 ~ /record=item/ {
-                    for (i = 1; i <= NF; ++i) { split($i, kv, "="); f[kv[1]] = substr($i, length(kv[1]) + 2) }
-                    if (f["points"] != f["max"]) printf "      short: %s %s %s: %s of %s (student %s ms, reference %s ms) %s\n",
-                        f["kind"], f["part"], f["case"], f["points"], f["max"], f["student_ms"], f["reference_ms"], f["message"] }' "$score"
+            [[ $points == "$max" ]] || shortfalls "$score"
             continue
         fi
         local note_has
@@ -204,6 +210,7 @@ check_lab() {
             elif [[ $may_fail != *" $part "* ]]; then
                 check "$name: $part keeps every correctness point" full "$score" correctness "$part" ""
                 check "$name: $part keeps every performance point" full "$score" performance "$part" ""
+                full "$score" performance "$part" "" || shortfalls "$score" "$part"
             fi
         done
         local errors=" $(expect_value "$expect" sanitizer_errors) "
