@@ -414,11 +414,10 @@ run_on_gpus() {
         students_of[$lab]=$((${students_of[$lab]:-0} + 1))
     done
     for_labs_side_by_side make_reference_binary "${labs_to_run[@]}"
-    for lab in "${labs_to_run[@]}"; do
-        # (A task's binary was tried in the sandbox by the run that submitted it.)
-        [[ $SLURM == task ]] || check_binary_in_sandbox "$lab"
-        make_reference_outputs "$lab" "${students_of[$lab]}"
-    done
+    # (A task's binary was tried in the sandbox by the run that submitted it.)
+    for lab in "${labs_to_run[@]}"; do [[ $SLURM == task ]] || check_binary_in_sandbox "$lab"; done
+    for_labs_side_by_side make_reference_outputs "${labs_to_run[@]}"
+    for lab in "${labs_to_run[@]}"; do make_checked_run_references_first "$lab" "${students_of[$lab]}"; done
     phase_end "reference outputs"
     # Untimed runs are mostly CPU work (start-up, the sanitizers' analysis): a few students per
     # GPU at once keep it busy; timed runs have it to themselves (runs.sh, the rounds).
@@ -446,8 +445,12 @@ run_on_gpus() {
         phase_begin "runs $round: ${ROUND_NAMES[$round]}"
         progress_round "$round" "${#RUN_ITEMS[@]}"
         run_pool "${workers[$((round - 1))]}" "${rounds[$((round - 1))]}" "${RUN_ITEMS[@]}"
-        # The reference timed once more after the students the round timed (runs.sh).
-        ((round == 2)) && final_reference_timings
+        # The reference timed once more after the students the round timed, then what lost
+        # performance points timed a second time (runs.sh).
+        if ((round == 2)); then
+            final_reference_timings
+            run_pool "$timed_workers" run_second_timings "${RUN_ITEMS[@]}"
+        fi
         phase_end "runs $round: ${ROUND_NAMES[$round]}"
     done
     progress_end

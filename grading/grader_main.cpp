@@ -605,6 +605,27 @@ int cmd_score(int argc, char** argv) {
     return 0;
 }
 
+// grader time-again: the parts of a student's timed cases to time a second time (scoring.hpp,
+// parts_to_time_again), "CASE<TAB>PART" a line, for grading/lib/runs.sh's time_again.
+int cmd_time_again(int argc, char** argv) {
+    ArgParser args("grader time-again",
+                   "Prints 'CASE<TAB>PART' for each part of --cases whose timed run was slower than its full_ratio of the reference's time.");
+    lab_options(args);
+    args.option("dir", "DIR", "", "the student's folder for this lab");
+    args.option("timing", "DIR", "", "the reference timings on the student's GPU, a folder per case");
+    args.option("cases", "LIST", "", "the timed cases, blank-separated");
+    args.parse(argc, argv);
+    LabPlan plan = plan_from(args);
+    try {
+        for (const auto& [case_name, part] :
+             parts_to_time_again(plan, {args.text("dir"), "", args.text("timing"), ""}, split_words(args.text("cases"))))
+            std::printf("%s\t%s\n", case_name.c_str(), part.c_str());
+    } catch (const std::exception& e) {
+        fail(exit_code::io_error, "cannot tell what to time again in " + args.text("dir") + ": " + e.what());
+    }
+    return 0;
+}
+
 std::map<std::string, LabPlan> load_plans(const std::string& manifests, const std::vector<std::string>& labs) {
     std::map<std::string, LabPlan> plans;
     for (const std::string& lab : labs) plans.emplace(lab, load_plan(manifests + "/" + lab + "/manifest", lab));
@@ -878,7 +899,7 @@ const std::map<std::string, Command>& commands() {
         {"scan-includes", cmd_scan_includes}, {"scan-build", cmd_scan_build}, {"scan-symbols", cmd_scan_symbols},
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
         {"headers", cmd_headers},               {"compact-reference", cmd_compact_reference}, {"check-outputs", cmd_check_outputs},
-        {"check", cmd_check},   {"score", cmd_score},           {"report", cmd_report},
+        {"check", cmd_check},   {"score", cmd_score},           {"time-again", cmd_time_again},           {"report", cmd_report},
         {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"cpu-sets", cmd_cpu_sets}, {"gpu-suspect", cmd_gpu_suspect}, {"similarity", cmd_similarity},
         {"class-report", cmd_class_report}, {"leaderboard", cmd_leaderboard}};
     return table;

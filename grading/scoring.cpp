@@ -100,6 +100,22 @@ ReferenceRun read_reference_timings(const std::string& timing_dir, const std::st
     return merged;
 }
 
+// The run that speaks for `part` on case `case_name`: its own rerun when there was one, else
+// the batch run that recorded it, else the case's last batch run (whose end says why not).
+// `run_of` reads a run folder (the scorer keeps each it read).
+template <class RunOf>
+const RunEvidence& run_for_part(const std::string& lab_dir, const std::string& case_name, const std::string& part, RunOf&& run_of) {
+    std::string folder = lab_dir + "/runs/" + case_name;
+    if (exists(folder + "/" + part + "/sandbox.tsv")) return run_of(folder + "/" + part);
+    std::string last = folder + "/" + batch_folder(1);
+    for (int n = 1; exists(folder + "/" + batch_folder(n)); ++n) {
+        last = folder + "/" + batch_folder(n);
+        const RunEvidence& run = run_of(last);
+        if (run.parts.count(part) || std::count(run.rejected.begin(), run.rejected.end(), part)) return run;
+    }
+    return run_of(last);
+}
+
 class LabScorer {
 public:
     LabScorer(const LabPlan& plan, const ScoringInputs& in) : plan_(plan), in_(in) {}
@@ -253,18 +269,24 @@ private:
         return it->second;
     }
 
-    // The run that speaks for `part` on case `c`: its own rerun when there was one, else the
-    // batch run that recorded it, else the case's last batch run (whose end says why not).
     const RunEvidence& evidence_for(const CasePlan& c, const std::string& part) {
-        std::string folder = in_.lab_dir + "/runs/" + c.name;
-        if (exists(folder + "/" + part + "/sandbox.tsv")) return run_of(folder + "/" + part);
-        std::string last = folder + "/" + batch_folder(1);
-        for (int n = 1; exists(folder + "/" + batch_folder(n)); ++n) {
-            last = folder + "/" + batch_folder(n);
-            const RunEvidence& run = run_of(last);
-            if (run.parts.count(part) || std::count(run.rejected.begin(), run.rejected.end(), part)) return run;
-        }
-        return run_of(last);
+        return run_for_part(in_.lab_dir, c.name, part, [this](const std::string& dir) -> const RunEvidence& { return run_of(dir); });
+    }
+
+    // The part's record in the case's second timing (parts_to_time_again) when it is faster than
+    // the first and correct, its checked timed runs too; else null. A second timing that is wrong
+    // or slower changes nothing: it was asked for only because the first looked slow.
+    const PartRecord* second_timing(const CasePlan& c, const std::string& part, const PartRecord& first,
+                                    const std::string& reference_output) {
+        std::string folder = in_.lab_dir + "/runs/" + c.name + "/" + kSecondTimingFolder;
+        if (!exists(folder + "/sandbox.tsv")) return nullptr;
+        const RunEvidence& run = run_of(folder);
+        auto found = run.parts.find(part);
+        if (found == run.parts.end()) return nullptr;
+        const PartRecord& r = found->second;
+        if (r.status != PartStatus::ran || r.output.empty() || !(r.time_ms > 0 && r.time_ms < first.time_ms)) return nullptr;
+        if (!output_verdict(run, r.output, in_.reference_dir, c.name + "/out/" + reference_output, c.tolerance).pass) return nullptr;
+        return timed_runs_problem(c, part, r, run).empty() ? &r : nullptr;
     }
 
     std::string stderr_excerpt(const RunEvidence& run) {
@@ -337,7 +359,10 @@ private:
             ScoreItem item = correctness_item(c, p.name, pass, why);
             item.detail = c.hidden ? "" : detail;
             add(item);
-            if (c.perf) score_perf(c, p.name, pass, pass ? &record->second : nullptr);
+            if (!c.perf) continue;
+            const PartRecord* timed = pass ? &record->second : nullptr;
+            const PartRecord* second = pass ? second_timing(c, p.name, record->second, reference.parts[p.name].output) : nullptr;
+            score_perf(c, p.name, pass, second ? second : timed, second ? timed : nullptr);
         }
     }
 
@@ -370,7 +395,9 @@ private:
         return "";
     }
 
-    void score_perf(const CasePlan& c, const std::string& part, bool correct, const PartRecord* record) {
+    // `first`: the first timing, when the second (second_timing) is the better one and scored.
+    void score_perf(const CasePlan& c, const std::string& part, bool correct, const PartRecord* record,
+                    const PartRecord* first = nullptr) {
         double student_ms = record ? record->time_ms : 0;
         if (!correct) {
             add(perf_item(c, part, 0, "no performance points without a correct result"));
@@ -413,6 +440,7 @@ private:
         std::snprintf(why, sizeof why, "%s ms against the reference's %s ms: %.2fx (full points up to %.3gx, none from %.3gx)",
                       format_ms(student_ms).c_str(), format_ms(reference_ms).c_str(), ratio, curve.full_ratio, curve.zero_ratio);
         ScoreItem item = perf_item(c, part, fraction, why);
+        if (first) item.message += "; the better of two timings (the first: " + format_ms(first->time_ms) + " ms)";
         // A part timed on the host: how much CPU time each run used, on which CPUs (the driver
         // pins it to the --threads it is given), for whoever reads the evidence.
         if (record->cpu_ms > 0) {
@@ -470,6 +498,32 @@ private:
 }  // namespace
 
 LabScore score_lab(const LabPlan& plan, const ScoringInputs& inputs) { return LabScorer(plan, inputs).run(); }
+
+const char* const kSecondTimingFolder = "second-timing";
+
+std::vector<std::pair<std::string, std::string>> parts_to_time_again(const LabPlan& plan, const ScoringInputs& inputs,
+                                                                     const std::vector<std::string>& cases) {
+    std::vector<std::pair<std::string, std::string>> slow;
+    std::map<std::string, RunEvidence> runs;
+    auto run_of = [&](const std::string& dir) -> const RunEvidence& {
+        auto it = runs.find(dir);
+        return it != runs.end() ? it->second : runs.emplace(dir, read_run(dir, plan.part_names())).first->second;
+    };
+    for (const std::string& name : cases) {
+        const CasePlan* c = plan.find_case(name);
+        if (!c) throw std::runtime_error("no case " + name + " in " + plan.lab);
+        if (!c->perf) continue;
+        ReferenceRun reference = read_reference_timings(inputs.timing_dir, c->name, plan.part_names());
+        for (const PartPlan& p : plan.parts) {
+            const RunEvidence& run = run_for_part(inputs.lab_dir, c->name, p.name, run_of);
+            auto record = run.parts.find(p.name);
+            double reference_ms = reference.parts[p.name].time_ms;
+            if (record == run.parts.end() || record->second.status != PartStatus::ran || reference_ms <= 0) continue;
+            if (record->second.time_ms / reference_ms > p.curve.full_ratio) slow.emplace_back(c->name, p.name);
+        }
+    }
+    return slow;
+}
 
 std::string reference_run_problem(const std::string& dir, const LabPlan& plan, bool with_bounds, const std::string& part,
                                   OutputArray* output) {

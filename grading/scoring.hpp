@@ -5,6 +5,8 @@
 // reference outputs; nothing the student's program printed can award points.
 #pragma once
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "lab_plan.hpp"
 #include "lab_score.hpp"
@@ -22,6 +24,17 @@ struct ScoringInputs {
 // Throws std::runtime_error when the grader's own inputs (reference outputs, timings) are
 // missing or wrong: that is the grading run's fault, never a reason to take points.
 LabScore score_lab(const LabPlan& plan, const ScoringInputs& inputs);
+
+// A second timing. A timed run can meet a passing disturbance on a shared machine: in a make
+// test on an H100, lab 7's streaming part took 1.47x the reference's time in a planted bug that
+// never touched it, while every copy of the reference measured 1.00x. So grade.sh times once
+// more, alone on the GPU, the parts of a student's timed cases that the first timing put past
+// their full_ratio of the reference's time (so far): parts_to_time_again lists them (case,
+// part), and grade.sh runs them into runs/CASE/<kSecondTimingFolder>. Scoring keeps the better
+// time of a correct part, the second only when its own outputs and checked timed runs are right.
+extern const char* const kSecondTimingFolder;
+std::vector<std::pair<std::string, std::string>> parts_to_time_again(const LabPlan& plan, const ScoringInputs& inputs,
+                                                                     const std::vector<std::string>& cases);
 
 // Empty when `dir` holds a complete reference run of `plan` (every part, or only `part` when one
 // is named, ran and, when `with_bounds`, wrote an output with error bounds); otherwise what is

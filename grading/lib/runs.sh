@@ -166,12 +166,14 @@ write_cases_file() {
     lend_box "$box/cases.txt" "$slot"
 }
 
-# run_batch SLOT GPU STUDENT LAB N CASE/PART...: one sandboxed process running the given parts
-# of the given cases, through a cases file; the evidence of each case goes to
-# runs/CASE/batch-N (the process's end and logs are copied to each). Fails, running nothing,
-# when the budget is spent.
+# run_batch SLOT GPU STUDENT LAB FOLDER CASE/PART...: one sandboxed process running the given
+# parts of the given cases, through a cases file; the evidence of each case goes to
+# runs/CASE/FOLDER (batch-N; the process's end and logs are copied to each). Fails, running
+# nothing, when the budget is spent. FOLDER second-timing (time_again) is the grader's choice,
+# so its run is not spent from the student's budget: its wall is a batch's.
+SECOND_TIMING=second-timing  # grading/scoring.hpp, kSecondTimingFolder
 run_batch() {
-    local slot=$1 gpu=$2 student=$3 lab=$4 n=$5
+    local slot=$1 gpu=$2 student=$3 lab=$4 folder=$5
     shift 5
     local dir=$OUT/students/$student/$lab box
     local cases=() pair case_name wall
@@ -181,22 +183,30 @@ run_batch() {
         [[ -n ${parts_of[$case_name]+x} ]] || cases+=("$case_name")
         parts_of[$case_name]+="${parts_of[$case_name]:+,}${pair#*/}"
     done
-    wall=$(ledger wall --for batch --cases "${cases[*]}") || return 1
+    if [[ $folder == "$SECOND_TIMING" ]]; then
+        wall=$(reference_wall "$lab" "${cases[@]}") || die "grader ledger wall failed for $student $lab"
+    else
+        wall=$(ledger wall --for batch --cases "${cases[*]}") || return 1
+    fi
     box=$(fresh_box "$slot" "$student" "$lab")
     local lines=() cpus
     for case_name in "${cases[@]}"; do lines+=("$(case_line "$lab" "$case_name" "${parts_of[$case_name]}")"); done
     write_cases_file "$box" "$slot" "${lines[@]}" || die "cannot write the cases file of $student $lab"
-    local run=$dir/runs/.batch-$n
+    local run=$dir/runs/.$folder
     rm -rf -- "$run" && mkdir -p -- "$run"
     cpus=$(timed_cpus)
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$run/sandbox.tsv" --stdout "$run/stdout.txt" \
         --stderr "$run/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" ${cpus:+--cpus "$cpus"} \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
         "./build/bin/$lab-graded" --cases cases.txt --out run-out
-    after_run "$run/sandbox.tsv" "batch $n of $student $lab (${cases[*]})"
+    if [[ $folder == "$SECOND_TIMING" ]]; then
+        log "second timing of $student $lab ($*): $(field_of "$run/sandbox.tsv" outcome) $(field_of "$run/sandbox.tsv" exit)"
+    else
+        after_run "$run/sandbox.tsv" "${folder/-/ } of $student $lab (${cases[*]})"
+    fi
     trim_logs "$run/stdout.txt" "$run/stderr.txt"
     for case_name in "${cases[@]}"; do
-        local evidence=$dir/runs/$case_name/batch-$n
+        local evidence=$dir/runs/$case_name/$folder
         rm -rf -- "$evidence" && mkdir -p -- "$evidence"
         cp -- "$run"/sandbox.tsv "$run"/stdout.txt "$run"/stderr.txt "$evidence/"
         collect_outputs "$box" "run-out/$case_name" "$evidence/out"
@@ -218,7 +228,7 @@ run_group() {
         mapfile -t pending < <(ledger pending --dir "$dir" --pairs "${pending[*]}")
         ((${#pending[@]})) || break
         n=$((n + 1))
-        if ! run_batch "$slot" "$gpu" "$student" "$lab" "$n" "${pending[@]}"; then
+        if ! run_batch "$slot" "$gpu" "$student" "$lab" "batch-$n" "${pending[@]}"; then
             ledger not-run --dir "$dir" --folders "${pending[*]/#/runs/}"
             return 0
         fi
@@ -456,6 +466,31 @@ timed_runs() {
     check_outputs "$@"
 }
 
+# time_again CASE...: the parts of the caller's timed cases that the first timing put past their
+# full points timed once more, alone on the GPU, into runs/CASE/second-timing; scoring keeps the
+# better time of a correct part (grading/scoring.hpp, parts_to_time_again, which says why).
+# Called once the reference's timings around the first are made; not in a self-check, whose
+# student can simply run it again.
+time_again() {
+    local timing_gpu pairs
+    [[ ${SELF_CHECK:-no} == yes ]] && return 0
+    read -r timing_gpu 2>/dev/null <"$dir/gpu.txt" || return 0
+    if ! pairs=$(beside_timed_runs "$GRADER" time-again --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" \
+        --timing "$(timing_root "$lab" "$timing_gpu")" --cases "$*" 2>&1); then
+        log "what to time again of $student $lab is unknown: $pairs"
+        return 0
+    fi
+    [[ -n $pairs ]] || return 0
+    local started=$EPOCHREALTIME
+    # shellcheck disable=SC2086  # CASE<TAB>PART lines, as CASE/PART words
+    TIMED_ON=$timing_gpu with_gpu exclusive "$timing_gpu" run_batch "$sandbox_slot" "$timing_gpu" "$student" "$lab" \
+        "$SECOND_TIMING" $(tr '\t' / <<<"$pairs")
+    add_time "second timings" "$(seconds_since "$started")"
+    gpu_lost_after "$timing_gpu" && return 1
+    [[ -z ${REFERENCE_DIR[$lab]-} ]] || make_checked_run_references "$lab" "$dir" "$timing_gpu"
+    check_outputs "$@"
+}
+
 # check_outputs CASE...: the caller's outputs of those cases checked against the reference now,
 # the verdicts kept and the arrays removed (grader check-outputs, grading/output_verdicts.hpp),
 # so that a class's outputs never wait on disk for the scores: a lab 2 performance case leaves
@@ -494,6 +529,16 @@ run_timed_round() {
     progress_step "$student" "$lab" "$(round_work "$lab" 2)"
 }
 
+# After round 2 and the reference's last timing: the public timed parts that lost performance
+# points timed again (time_again), one student at a time on each GPU.
+run_second_timings() {
+    local student lab dir gpu sandbox_slot ledger_file cases
+    runner_item "$@" || return 0
+    cases=${ROUND_CASES[$lab/public-timed]}
+    # shellcheck disable=SC2086
+    [[ -z $cases ]] || time_again $cases
+}
+
 # Round 3. The sanitizers (public) run before the hidden cases: nothing a process saw of a
 # hidden case can reach a run whose messages the student sees (under --sandbox rlimits, say, a
 # file the uid left in /tmp).
@@ -509,7 +554,7 @@ run_hidden_round() {
         add_time cases "$(seconds_since "$started")"
         cases=${ROUND_CASES[$lab/hidden-timed]}
         # shellcheck disable=SC2086
-        if ! gpu_lost_after "$gpu" && { [[ -z $cases ]] || RUN_HIDDEN=yes timed_runs $cases; }; then
+        if ! gpu_lost_after "$gpu" && { [[ -z $cases ]] || { RUN_HIDDEN=yes timed_runs $cases && RUN_HIDDEN=yes time_again $cases; }; }; then
             [[ -e $dir/gpu.txt ]] || echo "$gpu" >"$dir/gpu.txt"
             started=$EPOCHREALTIME
             score_student_lab "$student" "$lab" || log "scoring $student $lab failed in its runner; it is tried again at the end"

@@ -365,6 +365,48 @@ TEST_CASE("the reference time is the median of its timings through the run", "[g
     CHECK(perf.ratio == 1.0);
 }
 
+// The second timing (scoring.hpp, parts_to_time_again): big's part one took 2x the reference's
+// time, past its full_ratio of 1.2; part two has no time (it crashed).
+TEST_CASE("a part timed past its full points is timed again, and the better correct time counts", "[grading][scoring]") {
+    Fixture f;
+    using Pairs = std::vector<std::pair<std::string, std::string>>;
+    CHECK(parts_to_time_again(f.plan, f.inputs, {"small", "big"}) == Pairs{{"big", "one"}});
+    f.dir.write("lab/runs/big/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=1.2\n");
+    CHECK(parts_to_time_again(f.plan, f.inputs, {"big"}).empty());  // at full_ratio: full points already
+    f.dir.write("lab/runs/big/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=2.0\n");
+
+    const std::string second = std::string("lab/runs/big/") + kSecondTimingFolder;
+    auto timed_again = [&](double ms, float first_value) {
+        f.dir.write(second + "/sandbox.tsv", kExited);
+        f.dir.write_floats(second + "/out/one.out", {first_value, 6});
+        f.dir.write(second + "/out/results.tsv",
+                    "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=" + std::to_string(ms) + "\n");
+    };
+    SECTION("faster and correct: its time is scored, and the message names the first") {
+        timed_again(1.0, 5);
+        const ScoreItem& perf = f.item(f.score(), "performance", "big", "one");
+        CHECK(perf.points == 4);
+        CHECK(perf.student_ms == 1.0);
+        CHECK(perf.message.find("the better of two timings (the first: 2 ms)") != std::string::npos);
+    }
+    SECTION("slower: the first stands") {
+        timed_again(3.0, 5);
+        CHECK(f.item(f.score(), "performance", "big", "one").student_ms == 2.0);
+    }
+    SECTION("faster but wrong, or its checked timed runs wrong: the first stands, still correct") {
+        timed_again(1.0, 50);
+        LabScore s = f.score();
+        CHECK(f.item(s, "performance", "big", "one").student_ms == 2.0);
+        CHECK(f.item(s, "correctness", "big", "one").points == 2);
+        timed_again(1.0, 5);
+        f.score();  // the honest checked timed runs, then one of them wrong
+        for (const auto& file : std::filesystem::directory_iterator(f.dir / (second + "/out")))
+            if (file.path().filename().string().rfind("one.run", 0) == 0)
+                f.dir.write_floats(second + "/out/" + file.path().filename().string(), {50, 6});
+        CHECK(f.item(f.score(), "performance", "big", "one").student_ms == 2.0);
+    }
+}
+
 // grader check-outputs, as each run ends (output_verdicts.hpp): the arrays go, and the score is
 // the one the arrays give; a verdict the program forges in its own folder counts for nothing.
 TEST_CASE("outputs checked as each run ends score the same, and their arrays are removed", "[grading][scoring]") {
