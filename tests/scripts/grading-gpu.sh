@@ -68,6 +68,9 @@ grade_class() {
     check "grade.sh graded every variant of $labs (status $status, $(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)" test "$status" == 0
     # Where the time went, or, when grade.sh stopped, the round it had reached.
     grep -A20 '^Where the time went' "$work/screen.txt" || grep '^runs: round' "$work/screen.txt" | tail -1
+    # The parts that lost performance points and were timed a second time (runs.sh, time_again).
+    echo "Timed a second time: $(grep -c 'second timing of' "$out/grading.log") student x lab(s)"
+    sed -n 's/.* second timing of \([^ ]* [^ ]*\) (\(.*\)): .*/  \1: \2/p' "$out/grading.log"
     ((status == 0)) || { tail -30 "$work/screen.txt"; return 1; }
     local students
     students=$(ls -d "$subs"/*/ | wc -l)
