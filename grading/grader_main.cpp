@@ -609,16 +609,17 @@ int cmd_score(int argc, char** argv) {
 // parts_to_time_again), "CASE<TAB>PART" a line, for grading/lib/runs.sh's time_again.
 int cmd_time_again(int argc, char** argv) {
     ArgParser args("grader time-again",
-                   "Prints 'CASE<TAB>PART' for each part of --cases whose timed run was slower than its full_ratio of the reference's time.");
+                   "Prints 'CASE<TAB>PART' for each part of --cases whose timed run was right but slower than its full_ratio of the reference's time.");
     lab_options(args);
     args.option("dir", "DIR", "", "the student's folder for this lab");
+    args.option("reference", "DIR", "", "the reference outputs, a folder per case");
     args.option("timing", "DIR", "", "the reference timings on the student's GPU, a folder per case");
     args.option("cases", "LIST", "", "the timed cases, blank-separated");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
     try {
-        for (const auto& [case_name, part] :
-             parts_to_time_again(plan, {args.text("dir"), "", args.text("timing"), ""}, split_words(args.text("cases"))))
+        ScoringInputs inputs{args.text("dir"), args.text("reference"), args.text("timing"), ""};
+        for (const auto& [case_name, part] : parts_to_time_again(plan, inputs, split_words(args.text("cases"))))
             std::printf("%s\t%s\n", case_name.c_str(), part.c_str());
     } catch (const std::exception& e) {
         fail(exit_code::io_error, "cannot tell what to time again in " + args.text("dir") + ": " + e.what());

@@ -513,13 +513,19 @@ std::vector<std::pair<std::string, std::string>> parts_to_time_again(const LabPl
         const CasePlan* c = plan.find_case(name);
         if (!c) throw std::runtime_error("no case " + name + " in " + plan.lab);
         if (!c->perf) continue;
-        ReferenceRun reference = read_reference_timings(inputs.timing_dir, c->name, plan.part_names());
+        ReferenceRun timing = read_reference_timings(inputs.timing_dir, c->name, plan.part_names());
+        ReferenceRun outputs = read_reference(inputs.reference_dir + "/" + c->name, plan.part_names(), "reference output of case " + c->name);
         for (const PartPlan& p : plan.parts) {
             const RunEvidence& run = run_for_part(inputs.lab_dir, c->name, p.name, run_of);
             auto record = run.parts.find(p.name);
-            double reference_ms = reference.parts[p.name].time_ms;
-            if (record == run.parts.end() || record->second.status != PartStatus::ran || reference_ms <= 0) continue;
-            if (record->second.time_ms / reference_ms > p.curve.full_ratio) slow.emplace_back(c->name, p.name);
+            double reference_ms = timing.parts[p.name].time_ms;
+            if (record == run.parts.end() || record->second.status != PartStatus::ran || record->second.output.empty() ||
+                reference_ms <= 0 || record->second.time_ms / reference_ms <= p.curve.full_ratio)
+                continue;
+            // A wrong output earns no performance point, however fast: no second timing for it.
+            if (output_verdict(run, record->second.output, inputs.reference_dir, c->name + "/out/" + outputs.parts[p.name].output,
+                               c->tolerance).pass)
+                slow.emplace_back(c->name, p.name);
         }
     }
     return slow;

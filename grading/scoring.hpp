@@ -28,9 +28,10 @@ LabScore score_lab(const LabPlan& plan, const ScoringInputs& inputs);
 // A second timing. A timed run can meet a passing disturbance on a shared machine: in a make
 // test on an H100, lab 7's streaming part took 1.47x the reference's time in a planted bug that
 // never touched it, while every copy of the reference measured 1.00x. So grade.sh times once
-// more, alone on the GPU, the parts of a student's timed cases that the first timing put past
-// their full_ratio of the reference's time (so far): parts_to_time_again lists them (case,
-// part), and grade.sh runs them into runs/CASE/<kSecondTimingFolder>. Scoring keeps the better
+// more, alone on the GPU, the parts of a student's timed cases whose output was right and whose
+// first timing put them past their full_ratio of the reference's time (so far):
+// parts_to_time_again lists them (case, part), and grade.sh runs them into
+// runs/CASE/<kSecondTimingFolder>. Scoring keeps the better
 // time of a correct part, the second only when its own outputs and checked timed runs are right.
 extern const char* const kSecondTimingFolder;
 std::vector<std::pair<std::string, std::string>> parts_to_time_again(const LabPlan& plan, const ScoringInputs& inputs,

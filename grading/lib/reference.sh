@@ -49,10 +49,13 @@ run_reference() {
     rm -rf -- "$dir/.run"
 }
 
-# make_reference_outputs LAB: the outputs of every case of LAB, from the cache or made now on the
-# first GPU, in one run of the reference solution (for_labs_side_by_side: the labs' runs at
-# once, each mostly its CPU reference's error bounds on one core).
-make_reference_outputs() { with_lock "$PRIVATE/reference-$1.lock" make_missing_reference_outputs "$1"; }
+# make_reference_outputs LAB STUDENTS: the outputs of every case of LAB, from the cache or made
+# now on the first GPU, and those of the timed runs the class's drivers will keep that can be
+# made before any student runs (make_checked_run_references_first).
+make_reference_outputs() {
+    with_lock "$PRIVATE/reference-$1.lock" make_missing_reference_outputs "$1"
+    with_lock "$PRIVATE/reference-$1.lock" make_checked_run_references_first "$1" "$2"
+}
 make_missing_reference_outputs() {
     local lab=$1 case_name problem missing=()
     REFERENCE_DIR[$lab]=$PRIVATE/reference/$lab/${REFERENCE_KEY[$lab]}
@@ -66,8 +69,6 @@ make_missing_reference_outputs() {
     for case_name in "${missing[@]}"; do
         local dir=${REFERENCE_DIR[$lab]}/$case_name
         if ! problem=$("$GRADER" check-reference --manifests "$MANIFESTS" --lab "$lab" --run "$dir" --with-bounds); then
-            # Beside the other labs' runs the GPU may have been too small: the run alone says.
-            [[ ${SIDE_BY_SIDE-} == yes ]] && return 1
             die "the reference solution fails $lab case $case_name: $problem (log: $dir/log.txt). Fix the solution or the manifest before grading."
         fi
     done
@@ -112,8 +113,7 @@ check_binary_in_sandbox() {
 # between the timed runs, holding the GPU. On an H200, a lab 2 student's 14 took 17 s (13 of
 # them the CPU reference at the sampled positions), beside a timed run of 6 s. The others (a
 # self-check's single student on a performance case) are made when a student first needs one.
-make_checked_run_references_first() { with_lock "$PRIVATE/reference-$1.lock" checked_run_references_first "$@"; }
-checked_run_references_first() {
+make_checked_run_references_first() {
     local lab=$1 needed
     needed=$("$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --reference "${REFERENCE_DIR[$lab]}" \
         --class-size "$2") || die "grader checked-runs failed for $lab"

@@ -466,9 +466,9 @@ timed_runs() {
     check_outputs "$@"
 }
 
-# time_again CASE...: the parts of the caller's timed cases that the first timing put past their
-# full points timed once more, alone on the GPU, into runs/CASE/second-timing; scoring keeps the
-# better time of a correct part (grading/scoring.hpp, parts_to_time_again, which says why).
+# time_again CASE...: the right parts of the caller's timed cases that the first timing put past
+# their full points timed once more, alone on the GPU, into runs/CASE/second-timing; scoring
+# keeps the better time of a correct part (grading/scoring.hpp, parts_to_time_again, says why).
 # Called once the reference's timings around the first are made; not in a self-check, whose
 # student can simply run it again.
 time_again() {
@@ -476,7 +476,7 @@ time_again() {
     [[ ${SELF_CHECK:-no} == yes ]] && return 0
     read -r timing_gpu 2>/dev/null <"$dir/gpu.txt" || return 0
     if ! pairs=$(beside_timed_runs "$GRADER" time-again --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" \
-        --timing "$(timing_root "$lab" "$timing_gpu")" --cases "$*" 2>&1); then
+        --reference "${REFERENCE_DIR[$lab]-}" --timing "$(timing_root "$lab" "$timing_gpu")" --cases "$*" 2>&1); then
         log "what to time again of $student $lab is unknown: $pairs"
         return 0
     fi

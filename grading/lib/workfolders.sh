@@ -23,17 +23,16 @@ starter_folder() {
     if [[ -d $REPO/grading/starters/$1 ]]; then echo grading/starters/$1; else echo labs/$1; fi
 }
 
-# for_labs_side_by_side FUNCTION LAB...: FUNCTION LAB (make_template, make_reference_binary,
-# make_reference_outputs) for every lab at once in the background, with SIDE_BY_SIDE=yes, then
-# once more for each in turn, which finds the work done (or does it again alone and stops the
-# run with its message) and sets what it sets in this shell. The labs compile independently,
-# and a lab's heaviest file compiles on one CPU: eight labs' trusted objects took 98 s one after
-# another on an H200, 43 of them lab 6's.
+# for_labs_side_by_side FUNCTION LAB...: FUNCTION LAB (make_template, make_reference_binary) for
+# every lab at once in the background, then once more for each in turn, which finds the work
+# done (or does it again and stops the run with its message) and sets what it sets in this
+# shell. The labs compile independently, and a lab's heaviest file compiles on one CPU: eight
+# labs' trusted objects took 98 s one after another on an H200, 43 of them lab 6's.
 for_labs_side_by_side() {
     local function=$1 lab pids=()
     shift
     if (($# > 1)); then
-        for lab in "$@"; do SIDE_BY_SIDE=yes "$function" "$lab" & pids+=($!); done
+        for lab in "$@"; do "$function" "$lab" & pids+=($!); done
         wait "${pids[@]}"
     fi
     for lab in "$@"; do "$function" "$lab"; done

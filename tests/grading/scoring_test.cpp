@@ -373,6 +373,10 @@ TEST_CASE("a part timed past its full points is timed again, and the better corr
     CHECK(parts_to_time_again(f.plan, f.inputs, {"small", "big"}) == Pairs{{"big", "one"}});
     f.dir.write("lab/runs/big/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=1.2\n");
     CHECK(parts_to_time_again(f.plan, f.inputs, {"big"}).empty());  // at full_ratio: full points already
+    f.dir.write_floats("lab/runs/big/batch-1/out/one.out", {50, 6});
+    f.dir.write("lab/runs/big/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=2.0\n");
+    CHECK(parts_to_time_again(f.plan, f.inputs, {"big"}).empty());  // wrong: no performance point to win
+    f.dir.write_floats("lab/runs/big/batch-1/out/one.out", {5, 6});
     f.dir.write("lab/runs/big/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=2.0\n");
 
     const std::string second = std::string("lab/runs/big/") + kSecondTimingFolder;
