@@ -1,8 +1,9 @@
 // grading/bin: the C++ half of the grader (grading/README.md). grading/grade.sh runs the
 // builds and the sandboxed cases; this tool decides and reports:
-//   plan, ledger, scan-includes, scan-build, scan-symbols, scan-forbidden, headers,
-//   check-reference, checked-runs, compact-reference, check, score, report, gradebook,
-//   similarity, class-report, leaderboard, gpus, cpu-sets, gpu-suspect.
+//   plan, ledger, submissions, lab-files, scan-includes, scan-build, scan-symbols,
+//   scan-forbidden, headers, check-reference, checked-runs, compact-reference, check, score,
+//   time-again, report, gradebook, similarity, class-report, leaderboard, gpus, cpu-sets,
+//   gpu-suspect.
 // Every command reads the lab's manifest through common/manifest.cpp.
 #include <dirent.h>
 #include <errno.h>
@@ -40,6 +41,7 @@
 #include "symbol_check.hpp"
 #include "table.hpp"
 #include "source_scan.hpp"
+#include "submission_layout.hpp"
 #include "untrusted_text.hpp"
 
 namespace {
@@ -605,6 +607,40 @@ int cmd_score(int argc, char** argv) {
     return 0;
 }
 
+// grader submissions: each student's entry of the submissions folder (submission_layout.hpp),
+// for grading/lib/submissions.sh: ID, ENTRY, NOTE and CONFLICT, each ended by a NUL (a name may
+// hold any other byte).
+int cmd_submissions(int argc, char** argv) {
+    ArgParser args("grader submissions", "Prints each student's id, entry, note and conflict, NUL-terminated.");
+    args.option("dir", "DIR", "", "the submissions folder");
+    args.parse(argc, argv);
+    try {
+        for (const StudentEntry& s : choose_entries(read_submission_entries(args.text("dir"))))
+            for (const std::string& field : {s.id, s.entry, s.note, s.conflict}) std::fwrite(field.c_str(), 1, field.size() + 1, stdout);
+    } catch (const std::exception& e) {
+        fail(exit_code::io_error, e.what());
+    }
+    return 0;
+}
+
+// grader lab-files: where the lab's files are in an unpacked submission (submission_layout.hpp),
+// for grading/lib/workfolders.sh: each file's path, NUL-terminated, in the manifest's order; or,
+// exit 1, the problems, one a line.
+int cmd_lab_files(int argc, char** argv) {
+    ArgParser args("grader lab-files", "Prints the paths of the lab's files in a submission (NUL-terminated), or its problems (exit 1).");
+    lab_options(args);
+    args.option("root", "DIR", "", "the unpacked submission");
+    args.option("shared", "LIST", "", "file names another lab graded in the same run has too, blank-separated");
+    args.parse(argc, argv);
+    LabPlan plan = plan_from(args);
+    std::vector<std::string> shared = split_words(args.text("shared"));
+    LabFiles found = find_lab_files(args.text("root"), plan.lab, plan.student_files, {shared.begin(), shared.end()},
+                                    kMaxStudentFileBytes);
+    for (const std::string& problem : found.problems) std::printf("%s\n", problem.c_str());
+    for (const std::string& path : found.paths) std::fwrite(path.c_str(), 1, path.size() + 1, stdout);
+    return found.problems.empty() ? 0 : 1;
+}
+
 // grader time-again: the parts of a student's timed cases to time a second time (scoring.hpp,
 // parts_to_time_again), "CASE<TAB>PART" a line, for grading/lib/runs.sh's time_again.
 int cmd_time_again(int argc, char** argv) {
@@ -900,7 +936,8 @@ const std::map<std::string, Command>& commands() {
         {"scan-includes", cmd_scan_includes}, {"scan-build", cmd_scan_build}, {"scan-symbols", cmd_scan_symbols},
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
         {"headers", cmd_headers},               {"compact-reference", cmd_compact_reference}, {"check-outputs", cmd_check_outputs},
-        {"check", cmd_check},   {"score", cmd_score},           {"time-again", cmd_time_again},           {"report", cmd_report},
+        {"check", cmd_check},   {"score", cmd_score},           {"time-again", cmd_time_again},
+        {"submissions", cmd_submissions}, {"lab-files", cmd_lab_files},           {"report", cmd_report},
         {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"cpu-sets", cmd_cpu_sets}, {"gpu-suspect", cmd_gpu_suspect}, {"similarity", cmd_similarity},
         {"class-report", cmd_class_report}, {"leaderboard", cmd_leaderboard}};
     return table;

@@ -1,77 +1,25 @@
-# Submissions: find them, unpack them safely, and find each lab's files in them. Sourced by
-# grade.sh. The accepted layouts are in grading/README.md ("Submissions"). Every problem
-# becomes one clear line in that student's feedback; none stops the run.
+# Submissions: whose each is, and unpacking them safely. Sourced by grade.sh. The accepted
+# layouts are in grading/README.md ("Submissions"); which entry is whose and where a lab's files
+# lie are the grader's rules (grading/submission_layout.hpp). Every problem becomes one clear
+# line in that student's feedback; none stops the run.
 
 MAX_SUBMISSION_BYTES=$((50 << 20))
 MAX_SUBMISSION_FILES=2000
-MAX_STUDENT_FILE_BYTES=$((1 << 20))
 
-# The student's name from the entry's name: a file's extension dropped (.tar.gz as one), and
-# any character other than letters, digits and . _ @ + - replaced by _ (it names folders and
-# CSV rows). A folder keeps its whole name: "jane.doe" is a name, not an extension.
-student_id() {
-    local name=$1 is_file=$2
-    if [[ $is_file == yes ]]; then
-        case $name in
-            *.tar.gz) name=${name%.tar.gz} ;;
-            ?*.*) name=${name%.*} ;;
-        esac
-    fi
-    name=${name//[^A-Za-z0-9._@+-]/_}
-    [[ $name == .* || -z $name ]] && name="_$name"
-    printf '%s\n' "$name"
-}
-
-# When did the student last change ENTRY: a file's modification time, or the newest of a
-# folder's and everything in it (editing a file does not change its folder's time).
-entry_time() {
-    if [[ -d $1 && ! -L $1 ]]; then
-        find "$1" -printf '%T@\n' 2>/dev/null | sort -n | tail -1
-    else
-        stat -c %.Y -- "$1" 2>/dev/null || stat -c %Y -- "$1"
-    fi
-}
-
-# Fills STUDENT_IDS (in order), ENTRY_OF[id], NOTE_OF[id] and CONFLICT_OF[id]. Entries that map
-# to the same student (alice/ beside alice.tgz) are resolved by a documented rule: the newest
-# is graded, and the feedback names the ones ignored; when the newest cannot be told (equal
-# times) none is chosen and CONFLICT_OF lists them.
+# Fills STUDENT_IDS (in order), ENTRY_OF[id] (a path), NOTE_OF[id] and CONFLICT_OF[id]: which
+# entry is whose is the grader's rule (grader submissions, grading/submission_layout.hpp): the
+# newest of a student's entries is graded, and none when the newest cannot be told.
 collect_submissions() {
     declare -gA ENTRY_OF=() CONFLICT_OF=() NOTE_OF=()
     declare -ga STUDENT_IDS=()
-    local -A all_of=()
-    local entry name id
-    for entry in "$SUBMISSIONS"/*; do
-        [[ -e $entry || -L $entry ]] || continue
-        name=${entry##*/}
-        id=$(student_id "$name" "$([[ -d $entry && ! -L $entry ]] && echo no || echo yes)")
-        if [[ -z ${ENTRY_OF[$id]-} ]]; then
-            ENTRY_OF[$id]=$entry
-            STUDENT_IDS+=("$id")
-        fi
-        all_of[$id]+="$entry"$'\n'
-    done
-    local newest time best tie names
-    for id in "${STUDENT_IDS[@]}"; do
-        [[ $(grep -c . <<<"${all_of[$id]}") -gt 1 ]] || continue
-        best=-1 tie=no names=""
-        while IFS= read -r entry; do
-            [[ -n $entry ]] || continue
-            names+="${names:+, }${entry##*/}"
-            time=$(entry_time "$entry")
-            if awk -v a="$time" -v b="$best" 'BEGIN { exit !(a > b) }'; then
-                best=$time newest=$entry tie=no
-            elif awk -v a="$time" -v b="$best" 'BEGIN { exit !(a == b) }'; then
-                tie=yes
-            fi
-        done <<<"${all_of[$id]}"
-        if [[ $tie == yes ]]; then
-            CONFLICT_OF[$id]=$names
-        else
-            ENTRY_OF[$id]=$newest
-            NOTE_OF[$id]="graded ${newest##*/}, the newest of the entries for this student ($names); the others were ignored"
-        fi
-    done
+    local list=$RUN_DIR/submissions id entry note conflict
+    "$GRADER" submissions --dir "$SUBMISSIONS" >"$list" || die "cannot list the submissions in $SUBMISSIONS"
+    while IFS= read -r -d '' id && IFS= read -r -d '' entry && IFS= read -r -d '' note && IFS= read -r -d '' conflict; do
+        STUDENT_IDS+=("$id")
+        ENTRY_OF[$id]=$SUBMISSIONS/$entry
+        [[ -z $note ]] || NOTE_OF[$id]=$note
+        [[ -z $conflict ]] || CONFLICT_OF[$id]=$conflict
+    done <"$list"
 }
 
 too_large() {
@@ -176,40 +124,4 @@ submission_root() {
         case ${entries[0]##*/} in labs | lab[0-9]*) ;; *) root=${entries[0]} ;; esac
     fi
     printf '%s\n' "$root"
-}
-
-# Finds LAB's files in a submission root. Prints, NUL-separated (no name can forge a record),
-# "file NAME PATH" for each file found and "problem TEXT -" for each one missing, misnamed,
-# doubled or too large.
-# SHARED_NAMES holds file names that other labs graded in this run use too: those must be in
-# a lab folder, since a file at the top could belong to either.
-find_lab_files() {
-    local root=$1 lab=$2 shared_names=$3 file
-    shift 3
-    for file in "$@"; do
-        local places=("labs/$lab/$file" "$lab/$file") found=() place
-        [[ " $shared_names " == *" $file "* ]] || places+=("$file")
-        for place in "${places[@]}"; do
-            [[ -f $root/$place ]] && found+=("$place")
-        done
-        if ((${#found[@]} > 1)); then
-            printf 'problem\0%s appears in more than one place (%s): keep one\0-\0' "$file" "${found[*]}"
-        elif ((${#found[@]} == 1)); then
-            if (($(stat -c %s "$root/${found[0]}") > MAX_STUDENT_FILE_BYTES)); then
-                printf 'problem\0%s is larger than %d KB\0-\0' "$file" $((MAX_STUDENT_FILE_BYTES >> 10))
-            else
-                printf 'file\0%s\0%s\0' "$file" "$root/${found[0]}"
-            fi
-        else
-            local stem=${file%.*} similar
-            similar=$(cd "$root" && find . -maxdepth 4 -type f \( -iname "$file" -o -iname "$stem.*" -o -iname "*$stem*" \) \
-                      -printf '%P\n' 2>/dev/null | head -3 | paste -sd, | sed 's/,/, /g')
-            if [[ -n $similar ]]; then
-                printf 'problem\0%s is missing; found %s instead: the file must be named exactly %s, at the top of the submission or in %s/\0-\0' \
-                    "$file" "${similar:0:200}" "$file" "$lab"
-            else
-                printf 'problem\0%s is missing (expected %s or %s/%s)\0-\0' "$file" "$file" "$lab" "$file"
-            fi
-        fi
-    done
 }

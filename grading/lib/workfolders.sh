@@ -159,28 +159,21 @@ prepare_lab_folder() {
         printf '%s\n' "$student_problem" >"$dir/problems.txt"
         return 1
     fi
-    local kind name path problems=() files=() seen=" "
-    while IFS= read -r -d '' kind && IFS= read -r -d '' name && IFS= read -r -d '' path; do
-        case $kind in
-            file)
-                if [[ $seen == *" $name "* ]]; then
-                    problems+=("$name was found twice")
-                else
-                    files+=("$name" "$path") seen+="$name "
-                fi ;;
-            problem) problems+=("$name") ;;
-        esac
-    done < <(find_lab_files "$root" "$lab" "${SHARED_FILE_NAMES[$lab]}" ${LAB_FILES[$lab]})
-    if ((${#problems[@]})); then
-        printf '%s\n' "${problems[@]}" >"$dir/problems.txt"
-        return 1
-    fi
+    # Where the lab's files are is the grader's rule (grader lab-files, grading/submission_layout.hpp).
+    local listing=$dir/lab-files found=() files=(${LAB_FILES[$lab]})
+    "$GRADER" lab-files --manifests "$MANIFESTS" --lab "$lab" --root "$root" --shared "${SHARED_FILE_NAMES[$lab]}" >"$listing"
+    case $? in
+        0) mapfile -d '' -t found <"$listing" && rm -f -- "$listing" ;;
+        1) mv -- "$listing" "$dir/problems.txt"; return 1 ;;
+        *) die "grader lab-files failed on $dir" ;;
+    esac
+    ((${#found[@]} == ${#files[@]})) || die "grader lab-files listed ${#found[@]} files of ${#files[@]} in $dir"
     local box=$BOXES/$student/$lab i
     cp -a -- "${TEMPLATE[$lab]}" "$box" && chmod 700 -- "$box"
-    for ((i = 0; i < ${#files[@]}; i += 2)); do
+    for i in "${!files[@]}"; do
         # Only from inside the student's submission, and every copy checked.
-        if [[ $(realpath -e -- "${files[i + 1]}" 2>/dev/null) != "$(realpath -e -- "$root")"/* ]] ||
-            ! cp -- "${files[i + 1]}" "$box/labs/$lab/${files[i]}"; then
+        if [[ $(realpath -e -- "${found[i]}" 2>/dev/null) != "$(realpath -e -- "$root")"/* ]] ||
+            ! cp -- "${found[i]}" "$box/labs/$lab/${files[i]}"; then
             printf '%s could not be taken from the submission\n' "${files[i]}" >"$dir/problems.txt"
             rm -rf -- "$box"
             return 1
@@ -188,7 +181,7 @@ prepare_lab_folder() {
     done
     # A copy for the similarity report (grader similarity), in the instructor's folder only.
     mkdir -p -- "$dir/files"
-    for ((i = 0; i < ${#files[@]}; i += 2)); do cp -- "$box/labs/$lab/${files[i]}" "$dir/files/"; done
+    for i in "${!files[@]}"; do cp -- "$box/labs/$lab/${files[i]}" "$dir/files/"; done
     # Includes that reach outside the lab would let the build read the grader's files.
     "$GRADER" scan-includes --manifests "$MANIFESTS" --lab "$lab" --sources "$box/labs/$lab" >"$dir/problems.txt"
     case $? in

@@ -1,0 +1,180 @@
+#include "submission_layout.hpp"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <stdexcept>
+
+namespace {
+
+bool ends_with(const std::string& text, const std::string& tail) {
+    return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+std::string lower(std::string text) {
+    for (char& c : text) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
+std::string join(const std::vector<std::string>& words, const std::string& between) {
+    std::string text;
+    for (const std::string& w : words) text += (text.empty() ? "" : between) + w;
+    return text;
+}
+
+int64_t changed_ns(const struct stat& info) { return int64_t(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec; }
+
+// The names in FOLDER, "." and ".." left out, by name.
+std::vector<std::string> names_in(const std::string& folder) {
+    std::vector<std::string> names;
+    DIR* dir = opendir(folder.c_str());
+    if (!dir) return names;
+    while (dirent* entry = readdir(dir)) {
+        std::string name = entry->d_name;
+        if (name != "." && name != "..") names.push_back(name);
+    }
+    closedir(dir);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// The newest time of PATH and, for a folder, of everything under it; links not followed.
+int64_t newest_ns(const std::string& path) {
+    struct stat info {};
+    if (lstat(path.c_str(), &info) != 0) return 0;
+    int64_t newest = changed_ns(info);
+    if (S_ISDIR(info.st_mode))
+        for (const std::string& name : names_in(path)) newest = std::max(newest, newest_ns(path + "/" + name));
+    return newest;
+}
+
+bool is_file(const std::string& path, uintmax_t* bytes = nullptr) {
+    struct stat info {};
+    if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return false;
+    if (bytes) *bytes = uintmax_t(info.st_size);
+    return true;
+}
+
+// Plain files under ROOT, at most `depth` folders down, whose names hold STEM (case aside),
+// relative to ROOT, by path: what a student probably meant.
+void similar_files(const std::string& root, const std::string& prefix, const std::string& stem, int depth,
+                   std::vector<std::string>& found) {
+    for (const std::string& name : names_in(root + "/" + prefix)) {
+        std::string path = prefix.empty() ? name : prefix + "/" + name;
+        struct stat info {};
+        if (lstat((root + "/" + path).c_str(), &info) != 0) continue;
+        if (S_ISREG(info.st_mode) && lower(name).find(stem) != std::string::npos) found.push_back(path);
+        if (S_ISDIR(info.st_mode) && depth > 1) similar_files(root, path, stem, depth - 1, found);
+    }
+}
+
+}  // namespace
+
+std::string student_id(const std::string& entry_name, bool is_folder) {
+    std::string name = entry_name;
+    if (!is_folder) {
+        size_t dot = name.rfind('.');
+        if (ends_with(name, ".tar.gz"))
+            name.resize(name.size() - 7);
+        else if (dot != std::string::npos && dot > 0)
+            name.resize(dot);
+    }
+    // One _ a character: a UTF-8 sequence counts once.
+    std::string id;
+    for (unsigned char c : name) {
+        if (std::isalnum(c) || c == '.' || c == '_' || c == '@' || c == '+' || c == '-')
+            id += char(c);
+        else if ((c & 0xC0) != 0x80)
+            id += '_';
+    }
+    if (id.empty() || id[0] == '.') id = "_" + id;
+    return id;
+}
+
+std::vector<SubmissionEntry> read_submission_entries(const std::string& folder) {
+    DIR* dir = opendir(folder.c_str());
+    if (!dir) throw std::runtime_error("cannot read the submissions folder " + folder);
+    closedir(dir);
+    std::vector<SubmissionEntry> entries;
+    for (const std::string& name : names_in(folder)) {
+        if (name[0] == '.') continue;
+        struct stat info {};
+        if (lstat((folder + "/" + name).c_str(), &info) != 0) continue;
+        entries.push_back({name, S_ISDIR(info.st_mode), newest_ns(folder + "/" + name)});
+    }
+    return entries;
+}
+
+std::vector<StudentEntry> choose_entries(const std::vector<SubmissionEntry>& entries) {
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<const SubmissionEntry*>> of;
+    for (const SubmissionEntry& e : entries) {
+        std::string id = student_id(e.name, e.is_folder);
+        if (!of.count(id)) order.push_back(id);
+        of[id].push_back(&e);
+    }
+    std::vector<StudentEntry> students;
+    for (const std::string& id : order) {
+        const std::vector<const SubmissionEntry*>& mine = of[id];
+        StudentEntry s{id, mine.front()->name, "", ""};
+        if (mine.size() > 1) {
+            std::vector<std::string> names;
+            const SubmissionEntry* newest = mine.front();
+            for (const SubmissionEntry* e : mine) {
+                names.push_back(e->name);
+                if (e->changed_ns > newest->changed_ns) newest = e;
+            }
+            long ties = std::count_if(mine.begin(), mine.end(), [&](const SubmissionEntry* e) { return e->changed_ns == newest->changed_ns; });
+            if (ties > 1) {
+                s.conflict = join(names, ", ");
+            } else {
+                s.entry = newest->name;
+                s.note = "graded " + newest->name + ", the newest of the entries for this student (" + join(names, ", ") +
+                         "); the others were ignored";
+            }
+        }
+        students.push_back(s);
+    }
+    return students;
+}
+
+LabFiles find_lab_files(const std::string& root, const std::string& lab, const std::vector<std::string>& names,
+                        const std::set<std::string>& shared_names, uintmax_t max_bytes) {
+    LabFiles result;
+    std::set<std::string> seen;
+    for (const std::string& file : names) {
+        if (!seen.insert(file).second) {
+            result.problems.push_back(file + " was found twice");
+            continue;
+        }
+        std::vector<std::string> places = {"labs/" + lab + "/" + file, lab + "/" + file}, found;
+        if (!shared_names.count(file)) places.push_back(file);
+        for (const std::string& place : places)
+            if (is_file(root + "/" + place)) found.push_back(place);
+        uintmax_t bytes = 0;
+        if (found.size() > 1) {
+            result.problems.push_back(file + " appears in more than one place (" + join(found, " ") + "): keep one");
+        } else if (found.size() == 1) {
+            is_file(root + "/" + found[0], &bytes);
+            if (bytes > max_bytes)
+                result.problems.push_back(file + " is larger than " + std::to_string(max_bytes >> 10) + " KB");
+            else
+                result.paths.push_back(root + "/" + found[0]);
+        } else {
+            std::vector<std::string> similar;
+            size_t dot = file.rfind('.');
+            similar_files(root, "", lower(dot == std::string::npos ? file : file.substr(0, dot)), 4, similar);
+            if (similar.size() > 3) similar.resize(3);
+            std::string named = join(similar, ", ").substr(0, 200);
+            result.problems.push_back(named.empty() ? file + " is missing (expected " + file + " or " + lab + "/" + file + ")"
+                                                    : file + " is missing; found " + named +
+                                                          " instead: the file must be named exactly " + file +
+                                                          ", at the top of the submission or in " + lab + "/");
+        }
+    }
+    if (!result.problems.empty()) result.paths.clear();
+    return result;
+}
