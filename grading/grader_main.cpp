@@ -3,13 +3,14 @@
 //   plan, ledger, submissions, lab-files, scan-includes, scan-build, scan-symbols,
 //   scan-forbidden, headers, check-reference, checked-runs, compact-reference, check, score,
 //   time-again, report, gradebook, similarity, class-report, leaderboard, gpus, cpu-sets,
-//   gpu-suspect.
+//   gpu-suspect, progress.
 // Every command reads the lab's manifest through common/manifest.cpp.
 #include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -32,6 +33,7 @@
 #include "output_check.hpp"
 #include "output_sample.hpp"
 #include "output_verdicts.hpp"
+#include "progress.hpp"
 #include "reports.hpp"
 #include "round_plan.hpp"
 #include "run_evidence.hpp"
@@ -607,6 +609,58 @@ int cmd_score(int argc, char** argv) {
     return 0;
 }
 
+// grader progress start|round|step: the runs' progress line and its state (progress.hpp), for
+// grading/lib/progress.sh, which holds the state file's lock.
+int cmd_progress(int argc, char** argv) {
+    const std::string verb = argc > 1 ? argv[1] : "";
+    if (verb != "start" && verb != "round" && verb != "step")
+        fail(exit_code::bad_usage, "grader progress: unknown verb '" + verb + "'; verbs: start round step");
+    ArgParser args("grader progress " + verb, verb == "start" ? "Starts the progress state: the runs begin now."
+                                              : verb == "round" ? "Starts a round in the progress state."
+                                                                : "Counts a student x lab through the round and prints the progress line.");
+    args.option("state", "FILE", "", "the progress state file");
+    if (verb == "start") {
+        args.option("work", "W", "0", "the work of every round together");
+        args.option("rounds", "N", "1", "the number of rounds");
+    } else if (verb == "round") {
+        args.option("round", "K", "1", "the round");
+        args.option("name", "TEXT", "", "what the round runs");
+        args.option("total", "N", "0", "its student x labs");
+    } else {
+        args.option("dir", "DIR", "", "the student x lab's folder (did it fail?)");
+        args.option("who", "TEXT", "", "the student x lab, as ID<TAB>LAB");
+        args.option("work", "W", "0", "its work in this round");
+    }
+    args.parse(argc - 1, argv + 1);
+    const std::string path = args.text("state");
+    const int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    try {
+        ProgressState state;
+        if (verb == "start") {
+            state.started_us = now;
+            state.work_all = args.integer("work", 0, 1ll << 50);
+            state.rounds = int(args.integer("rounds", 1, 100));
+        } else {
+            state = read_progress(path);
+        }
+        if (verb == "round") {
+            state.round = int(args.integer("round", 1, 100));
+            state.round_name = args.text("name");
+            state.total = args.integer("total", 0, 1ll << 40);
+            state.done = 0;
+        } else if (verb == "step") {
+            ++state.done;
+            state.work_done += args.integer("work", 0, 1ll << 50);
+            if (looks_failed(args.text("dir"))) state.failed.insert(args.text("who"));
+            std::printf("%s\n", progress_line(state, now).c_str());
+        }
+        write_progress(path, state);
+    } catch (const std::exception& e) {
+        fail(exit_code::io_error, "grader progress " + verb + ": " + e.what());
+    }
+    return 0;
+}
+
 // grader submissions: each student's entry of the submissions folder (submission_layout.hpp),
 // for grading/lib/submissions.sh: ID, ENTRY, NOTE and CONFLICT, each ended by a NUL (a name may
 // hold any other byte).
@@ -937,7 +991,7 @@ const std::map<std::string, Command>& commands() {
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
         {"headers", cmd_headers},               {"compact-reference", cmd_compact_reference}, {"check-outputs", cmd_check_outputs},
         {"check", cmd_check},   {"score", cmd_score},           {"time-again", cmd_time_again},
-        {"submissions", cmd_submissions}, {"lab-files", cmd_lab_files},           {"report", cmd_report},
+        {"submissions", cmd_submissions}, {"lab-files", cmd_lab_files}, {"progress", cmd_progress},           {"report", cmd_report},
         {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"cpu-sets", cmd_cpu_sets}, {"gpu-suspect", cmd_gpu_suspect}, {"similarity", cmd_similarity},
         {"class-report", cmd_class_report}, {"leaderboard", cmd_leaderboard}};
     return table;
