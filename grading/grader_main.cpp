@@ -3,7 +3,7 @@
 //   plan, ledger, submissions, lab-files, scan-includes, scan-build, scan-symbols,
 //   scan-forbidden, headers, check-reference, checked-runs, compact-reference, check, score,
 //   time-again, report, gradebook, similarity, class-report, leaderboard, gpus, cpu-sets,
-//   gpu-suspect, progress.
+//   gpu-suspect, progress, timing.
 // Every command reads the lab's manifest through common/manifest.cpp.
 #include <dirent.h>
 #include <errno.h>
@@ -42,6 +42,7 @@
 #include "similarity.hpp"
 #include "symbol_check.hpp"
 #include "table.hpp"
+#include "timing_schedule.hpp"
 #include "source_scan.hpp"
 #include "submission_layout.hpp"
 #include "untrusted_text.hpp"
@@ -661,6 +662,40 @@ int cmd_progress(int argc, char** argv) {
     return 0;
 }
 
+// grader timing before-student|after-round: whether the reference is to be timed now on a GPU
+// (timing_schedule.hpp), exit 0 yes, 1 no; the count of students in --count is kept up to date.
+int cmd_timing(int argc, char** argv) {
+    const std::string verb = argc > 1 ? argv[1] : "";
+    if (verb != "before-student" && verb != "after-round")
+        fail(exit_code::bad_usage, "grader timing: unknown verb '" + verb + "'; verbs: before-student after-round");
+    ArgParser args("grader timing " + verb, verb == "before-student"
+                                                ? "Exit 0 when the reference is to be timed before this student; counts the student."
+                                                : "Exit 0 when a last timing is due after the round; the count starts again.");
+    args.option("count", "FILE", "", "the count of students timed since the last timing on this GPU");
+    if (verb == "before-student") {
+        args.option("timings", "DIR", "", "the GPU's timings (t1, t2, ..., each with .done once made)");
+        args.option("every", "N", "8", "students between timings");
+    }
+    args.parse(argc - 1, argv + 1);
+    bool due = false;
+    try {
+        long long since = read_timing_count(args.text("count"));
+        if (verb == "before-student") {
+            bool none_made = true;
+            std::error_code error;
+            for (const auto& t : std::filesystem::directory_iterator(args.text("timings"), error))
+                if (t.path().filename().string()[0] == 't' && std::filesystem::exists(t.path() / ".done")) none_made = false;
+            due = timing_due_before_student(since, none_made, args.integer("every", 1, 1ll << 30));
+        } else {
+            due = timing_due_after_round(since);
+        }
+        write_timing_count(args.text("count"), since);
+    } catch (const std::exception& e) {
+        fail(exit_code::io_error, "grader timing " + verb + ": " + e.what());
+    }
+    return due ? 0 : 1;
+}
+
 // grader submissions: each student's entry of the submissions folder (submission_layout.hpp),
 // for grading/lib/submissions.sh: ID, ENTRY, NOTE and CONFLICT, each ended by a NUL (a name may
 // hold any other byte).
@@ -991,7 +1026,7 @@ const std::map<std::string, Command>& commands() {
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
         {"headers", cmd_headers},               {"compact-reference", cmd_compact_reference}, {"check-outputs", cmd_check_outputs},
         {"check", cmd_check},   {"score", cmd_score},           {"time-again", cmd_time_again},
-        {"submissions", cmd_submissions}, {"lab-files", cmd_lab_files}, {"progress", cmd_progress},           {"report", cmd_report},
+        {"submissions", cmd_submissions}, {"lab-files", cmd_lab_files}, {"progress", cmd_progress}, {"timing", cmd_timing},           {"report", cmd_report},
         {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"cpu-sets", cmd_cpu_sets}, {"gpu-suspect", cmd_gpu_suspect}, {"similarity", cmd_similarity},
         {"class-report", cmd_class_report}, {"leaderboard", cmd_leaderboard}};
     return table;

@@ -315,26 +315,35 @@ with_gpu() {
 # The reference solution timed on GPU for LAB's performance cases, each time with the GPU to
 # itself and on the timed runs' CPUs: before the GPU's first timed student, again after every
 # RETIME_EVERY students, and once more when the round of timed runs ends
-# (final_reference_timings). A part's reference time is the median of those timings' medians
-# (grading/scoring.cpp), so the students timed through a night are compared with the GPU as it
-# was around them, not only as it was at the start. Fails when it could not be timed.
+# (final_reference_timings): the grader's schedule (grading/timing_schedule.hpp). A part's
+# reference time is the median of those timings' medians (grading/scoring.cpp), so the students
+# timed through a night are compared with the GPU as it was around them, not only as it was at
+# the start. Fails when it could not be timed.
 RETIME_EVERY=${GRADE_RETIME_EVERY:-8}
 reference_timed_on() {
-    local lab=$1 gpu=$2 guard count=$RUN_DIR/timing-$1-$2.count since=0 status=0
+    local lab=$1 gpu=$2 guard status=0
     # A self-check compares with committed times (grade.sh, self_check_timing).
     [[ -z ${LAB_PERF_CASES[$lab]} || ${SELF_CHECK:-no} == yes ]] && return 0
     exec {guard}>>"$RUN_DIR/timing-$lab-$gpu.lock"
     flock -x "$guard"
-    [[ -f $count ]] && since=$(<"$count")
     if [[ -e $(timing_root "$lab" "$gpu")/.failed ]]; then
         status=1
-    elif ! compgen -G "$(timing_root "$lab" "$gpu")/t*/.done" >/dev/null || ((since >= RETIME_EVERY)); then
+    elif timing_due before-student --count "$RUN_DIR/timing-$lab-$gpu.count" --timings "$(timing_root "$lab" "$gpu")" \
+        --every "$RETIME_EVERY"; then
         time_reference_again "$lab" "$gpu" || status=1
-        since=0
     fi
-    echo $((since + 1)) >"$count"
     exec {guard}>&-
     return $status
+}
+# timing_due VERB OPTION...: whether the reference is to be timed now, the grader's rule (grader
+# timing, grading/timing_schedule.hpp), which keeps the count of students timed since the last.
+timing_due() {
+    "$GRADER" timing "$@"
+    case $? in
+        0) return 0 ;;
+        1) return 1 ;;
+        *) die "grader timing $1 failed" ;;
+    esac
 }
 timing_root() { echo "$PRIVATE/timing/$RUN_ID/$1/gpu$2"; }
 # time_reference_again LAB GPU: one more timing, t<N>, of LAB's performance cases on GPU.
@@ -354,15 +363,15 @@ time_reference_again() {
 }
 # After a round of timed runs: one last timing on every GPU that timed students since its last.
 final_reference_timings() {
-    local lab gpu count guard
+    local lab gpu guard
     for lab in "${LABS[@]}"; do
         for gpu in "${GPU_IDS[@]}"; do
-            count=$RUN_DIR/timing-$lab-$gpu.count
-            [[ -f $count && $(<"$count") -gt 0 && ! -e $(timing_root "$lab" "$gpu")/.failed ]] || continue
+            [[ -e $(timing_root "$lab" "$gpu")/.failed ]] && continue
             exec {guard}>>"$RUN_DIR/timing-$lab-$gpu.lock"
             flock -x "$guard"
-            time_reference_again "$lab" "$gpu" || say "grade.sh: the last timing of the reference of $lab on GPU $gpu failed"
-            echo 0 >"$count"
+            if timing_due after-round --count "$RUN_DIR/timing-$lab-$gpu.count"; then
+                time_reference_again "$lab" "$gpu" || say "grade.sh: the last timing of the reference of $lab on GPU $gpu failed"
+            fi
             exec {guard}>&-
         done
     done
