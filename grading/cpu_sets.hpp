@@ -14,6 +14,10 @@ constexpr int kCpusPerGpuToKeepSome = 8;
 struct CpuSets {
     std::vector<std::string> timed;  // per GPU, in order: "FIRST-LAST"; empty when none is left
     std::string beside;              // the CPUs kept for the work beside timed runs; "" when none
+    // Students run at a time on each GPU in the untimed rounds, unless grade.sh --runners says:
+    // a quarter of the CPUs a GPU, 1 to 4 (eight runners on an H200 made each sanitizer run
+    // twice as long, not the round shorter).
+    int runners = 1;
 };
 
 // The sets for a machine with `cpus` CPUs (numbered 0 .. cpus-1) and `gpus` GPUs.

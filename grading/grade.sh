@@ -422,9 +422,7 @@ run_on_gpus() {
     phase_end "reference outputs"
     # Untimed runs are mostly CPU work (start-up, the sanitizers' analysis): a few students per
     # GPU at once keep it busy; timed runs have it to themselves (runs.sh, the rounds).
-    RUNNERS=${RUNNERS_PER_GPU:-$(($(nproc) / 4 / ${#GPU_IDS[@]}))}
-    ((RUNNERS < 1)) && RUNNERS=1
-    [[ -z $RUNNERS_PER_GPU ]] && ((RUNNERS > 4)) && RUNNERS=4
+    RUNNERS=${RUNNERS_PER_GPU:-$DEFAULT_RUNNERS}
     say "Running ${#RUN_ITEMS[@]} submission(s) on ${#GPU_IDS[@]} GPU(s) ($GPU_NAME), $RUNNERS at a time per GPU; timed runs alone"
     local work=0 round
     local -A lab_work=()

@@ -994,13 +994,15 @@ int cmd_gpu_suspect(int argc, char** argv) {
 // for grade.sh's taskset.
 int cmd_cpu_sets(int argc, char** argv) {
     ArgParser args("grader cpu-sets", "Prints 'timed GPU_INDEX FIRST-LAST' per GPU (no range: not pinned) and "
-                                      "'beside FIRST-LAST' when CPUs are kept for the work beside timed runs.");
+                                      "'beside FIRST-LAST' when CPUs are kept for the work beside timed runs, and 'runners N', "
+                                      "the students run at a time on each GPU in the untimed rounds.");
     args.option("cpus", "N", "1", "the CPUs this grading run may use (nproc)");
     args.option("gpus", "N", "1", "the GPUs it grades on");
     args.parse(argc, argv);
     CpuSets sets = cpu_sets(int(args.integer("cpus", 1, 1 << 16)), int(args.integer("gpus", 1, 1 << 10)));
     for (size_t g = 0; g < sets.timed.size(); ++g) std::printf("timed\t%zu\t%s\n", g, sets.timed[g].c_str());
     if (!sets.beside.empty()) std::printf("beside\t%s\n", sets.beside.c_str());
+    std::printf("runners\t%d\n", sets.runners);
     return 0;
 }
 

@@ -95,11 +95,12 @@ after_run() {
     return 0
 }
 
-# The CPUs of each GPU's timed runs, and those kept for the work beside them (BESIDE_CPUS, ""
-# when the machine has too few): grader cpu-sets (grading/cpu_sets.hpp), asked once (plan_cpus,
-# when the GPUs are known). A GPU's timed runs, the reference's timing included, use its own
-# slice, so two GPUs' timed runs never share a core and the reference is timed on the students'.
-TIMED_CPU_SETS=() BESIDE_CPUS=""
+# The CPUs of each GPU's timed runs, those kept for the work beside them (BESIDE_CPUS, "" when
+# the machine has too few) and the runners a GPU has unless --runners says (DEFAULT_RUNNERS):
+# grader cpu-sets (grading/cpu_sets.hpp), asked once (plan_cpus, when the GPUs are known). A
+# GPU's timed runs, the reference's timing included, use its own slice, so two GPUs' timed runs
+# never share a core and the reference is timed on the students'.
+TIMED_CPU_SETS=() BESIDE_CPUS="" DEFAULT_RUNNERS=1
 plan_cpus() {
     local kind index cpus
     TIMED_CPU_SETS=() BESIDE_CPUS=""
@@ -108,6 +109,7 @@ plan_cpus() {
         case $kind in
             timed) TIMED_CPU_SETS[index]=$cpus ;;
             beside) BESIDE_CPUS=$index ;;
+            runners) DEFAULT_RUNNERS=$index ;;
         esac
     done < <("$GRADER" cpu-sets --cpus "$(nproc)" --gpus "${#GPU_IDS[@]}" || die "grader cpu-sets failed")
 }

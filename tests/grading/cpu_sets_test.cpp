@@ -27,3 +27,12 @@ TEST_CASE("with fewer CPUs a GPU, the timed runs share out every CPU and none is
     CHECK(starved.timed[0].empty());
     CHECK(cpu_sets(16, 0).timed.empty());
 }
+
+TEST_CASE("a GPU has a quarter of its CPUs as runners of the untimed rounds, 1 to 4", "[grading][cpus]") {
+    CHECK(cpu_sets(16, 1).runners == 4);   // the lent H100 or H200
+    CHECK(cpu_sets(64, 1).runners == 4);   // no more: each sanitizer run would only slow down
+    CHECK(cpu_sets(32, 2).runners == 4);
+    CHECK(cpu_sets(12, 2).runners == 1);
+    CHECK(cpu_sets(4, 1).runners == 1);    // a laptop
+    CHECK(cpu_sets(2, 4).runners == 1);    // never none
+}
