@@ -44,7 +44,12 @@ bool looks_failed(const std::string& lab_dir) {
         if (end.present && (end.outcome != "exited" || end.exit_code != 0)) return true;
     }
     if (!fs::exists(lab_dir + "/score.tsv")) return false;
-    LabScore score = read_lab_score(lab_dir + "/score.tsv");
+    LabScore score;
+    try {
+        score = read_lab_score(lab_dir + "/score.tsv");
+    } catch (const std::exception&) {
+        return true;  // a score that cannot be read is one to look at
+    }
     if (score.state != "graded") return true;
     for (const ScoreItem& item : score.items)
         if ((item.kind == "correctness" || item.kind == "sanitizer") && !item.passed) return true;

@@ -20,8 +20,8 @@ void write_progress(const std::string& path, const ProgressState& state);
 
 // Whether a student x lab's evidence (DIR) is one a teaching assistant would look at first: a
 // run of it crashed or was stopped, or a sanitizer found a fault, or, once it is scored, a
-// correctness or sanitizer item failed or it could not be graded. (Before the score, a wrong
-// output is not known.)
+// correctness or sanitizer item failed, it could not be graded or its score cannot be read.
+// (Before the score, a wrong output is not known.)
 bool looks_failed(const std::string& lab_dir);
 
 // "about 40 s", "about 3 min", "not known yet" (nothing done) or "none" (the last step of the

@@ -74,5 +74,7 @@ TEST_CASE("a student x lab failed when a run ended badly or, once scored, an ite
         CHECK_FALSE(scored("graded", true));  // a lost performance point is no failure
         CHECK(scored("graded", false));
         CHECK(scored("build-failed", true));
+        dir.write("lab/score.tsv", "record=lab\tnot a score\n");
+        CHECK(looks_failed(dir / "lab"));  // unreadable: one to look at
     }
 }
