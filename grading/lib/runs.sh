@@ -348,16 +348,18 @@ timing_due() {
     esac
 }
 timing_root() { echo "$PRIVATE/timing/$RUN_ID/$1/gpu$2"; }
-# time_reference_again LAB GPU: one more timing, t<N>, of LAB's performance cases on GPU.
+# time_reference_again LAB GPU: one more timing, t<N>, of LAB's performance cases on GPU. Made
+# as .t<N> and renamed once whole: a runner that scores a student (or asks what to time again)
+# meanwhile reads the whole timings only.
 time_reference_again() {
     local lab=$1 gpu=$2 root started=$EPOCHREALTIME n
     root=$(timing_root "$lab" "$gpu")
     mkdir -p -- "$root"
     n=$(($(find "$root" -mindepth 1 -maxdepth 1 -name 't*' | wc -l) + 1))
-    if TIMED_ON=$gpu with_gpu exclusive "$gpu" time_reference "$lab" "$gpu" "$root/t$n"; then
-        touch "$root/t$n/.done"
+    if TIMED_ON=$gpu with_gpu exclusive "$gpu" time_reference "$lab" "$gpu" "$root/.t$n"; then
+        touch "$root/.t$n/.done" && mv -- "$root/.t$n" "$root/t$n"
     else
-        rm -rf -- "${root:?}/t$n"
+        rm -rf -- "${root:?}/.t$n"
         touch "$root/.failed"
         return 1
     fi
