@@ -620,6 +620,8 @@ main() {
     with_lock "$PRIVATE/probe.lock" choose_isolation "$SANDBOX_REQUEST" "$( ((${#GPU_IDS[@]} > 0)) && ! gpu_assumed && echo yes || echo no)"
     with_lock "$PRIVATE/probe.lock" choose_python
     say "Sandbox: $ISOLATION_TEXT"
+    [[ $KEEPS_NOTHING == yes ]] ||
+        say "No second timings: without sandbox uids a program could keep what its first timing computed (grading/README.md, \"Isolation\")"
     [[ $SLURM == task ]] || echo "$ISOLATION_TEXT" >"$OUT/isolation.txt"
     [[ -z $SANITIZER ]] && say "compute-sanitizer is not installed: the sanitizer checks are skipped (no points taken)"
 

@@ -22,8 +22,8 @@
 #            util-linux unshare) its own network, IPC and PID namespaces with a /proc of its
 #            own, so it reaches no network, sees no other process (nor the grader's command
 #            lines) and its System V IPC objects vanish with it; with --uid every process of
-#            that uid is killed afterwards and its files in /tmp, /var/tmp and /dev/shm are
-#            removed.
+#            that uid is killed afterwards and its files in /tmp, /var/tmp, /dev/shm and
+#            /run/lock (the folders anyone may write to) are removed.
 #   --uid U  (root only) run as the unprivileged uid U (setpriv): the process limit does not
 #            hold for root, and file permissions keep the grader's files away. The caller
 #            gives each concurrent sandbox its own uid and makes the box U's.
@@ -192,7 +192,7 @@ if [[ -n $uid ]]; then
         # The uid can only have made entries there, in folders that anyone may write to, and
         # inside its own: the search goes down those alone, not through every other folder (a
         # busy machine's /tmp may hold many thousands of files: each run searched them all).
-        find /tmp /var/tmp /dev/shm -xdev -mindepth 1 \( -path "$box" -prune \) -o \( -user "$uid" -prune -print0 \) \
+        find /tmp /var/tmp /dev/shm /run/lock -xdev -mindepth 1 \( -path "$box" -prune \) -o \( -user "$uid" -prune -print0 \) \
             -o \( -type d ! -perm -0002 -prune \) 2>/dev/null | xargs -0 -r rm -rf -- 2>/dev/null
     fi
 fi

@@ -68,7 +68,10 @@ choose_box_root() {
     TEMPORARY_BOXES=$BOXES
 }
 
-# Probes the sandboxes, best first. Sets ISOLATION, SANDBOX_NAMESPACES and ISOLATION_TEXT.
+# Probes the sandboxes, best first. Sets ISOLATION, SANDBOX_NAMESPACES, ISOLATION_TEXT and
+# KEEPS_NOTHING: yes where no process of a student can keep anything for its next one (bubblewrap,
+# or sandbox uids whose files in the shared temporary folders are removed after each run), which
+# a second timing on the first one's inputs needs (runs.sh, time_again).
 choose_isolation() {
     local request=$1 have_gpu=$2 why_not_bwrap="" uid_note=$SANDBOX_USER_TEXT
     SANDBOX_NAMESPACES=no
@@ -81,7 +84,7 @@ choose_isolation() {
         elif [[ $have_gpu == yes ]] && ! probe_sandbox bwrap "$probe_uid" no yes; then
             why_not_bwrap="bubblewrap works but the GPU cannot be reached inside it: $(tail -1 "$RUN_DIR/probe.out" 2>/dev/null)"
         else
-            ISOLATION=bwrap
+            ISOLATION=bwrap KEEPS_NOTHING=yes
             SANDBOX_BWRAP_SIZE=$(bwrap_knows_size)
             export SANDBOX_BWRAP_SIZE
             ISOLATION_TEXT="bubblewrap: read-only system, private /tmp, no network, own PID and IPC namespaces, only the work folder writable, the grader's folders hidden; $uid_note; limits on wall clock, processes, file size and CPU time"
@@ -92,7 +95,8 @@ choose_isolation() {
         # (and, as the grader's own user, much more): never fall back to that silently.
         die "$why_not_bwrap: install it (sudo apt-get install bubblewrap), or grade with --sandbox rlimits to accept weaker isolation (grading/README.md, \"Isolation\")" 2
     fi
-    ISOLATION=rlimits
+    ISOLATION=rlimits KEEPS_NOTHING=no
+    [[ -n $SANDBOX_UID_BASE ]] && KEEPS_NOTHING=yes
     if ((EUID == 0)) && command -v unshare >/dev/null && unshare --net --ipc --pid --fork --mount --mount-proc true 2>/dev/null &&
        probe_sandbox rlimits "$probe_uid" yes "$have_gpu"; then
         SANDBOX_NAMESPACES=yes

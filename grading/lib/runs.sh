@@ -483,10 +483,11 @@ timed_runs() {
 # their full points timed once more, alone on the GPU, into runs/CASE/second-timing; scoring
 # keeps the better time of a correct part (grading/scoring.hpp, parts_to_time_again, says why).
 # Called once the reference's timings around the first are made; not in a self-check, whose
-# student can simply run it again.
+# student can simply run it again, nor where a process could keep what it computed for the next
+# (KEEPS_NOTHING, isolation.sh): the second timing has the first one's inputs.
 time_again() {
     local timing_gpu pairs
-    [[ ${SELF_CHECK:-no} == yes ]] && return 0
+    [[ ${SELF_CHECK:-no} == yes || ${KEEPS_NOTHING:-no} != yes ]] && return 0
     read -r timing_gpu 2>/dev/null <"$dir/gpu.txt" || return 0
     if ! pairs=$(beside_timed_runs "$GRADER" time-again --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" \
         --reference "${REFERENCE_DIR[$lab]-}" --timing "$(timing_root "$lab" "$timing_gpu")" --cases "$*" 2>&1); then
