@@ -4,7 +4,9 @@
 # (tests/grading/fixtures/labcpu; grading-pipeline.sh grades a whole class of it): the students
 # spread over two (assumed) GPUs score as on one, and on a copy of the lab with more cases a part
 # that never ends is retired once the time limit stopped it on three, while the other runner
-# takes the rest of the class through the public cases.
+# takes the rest of the class through the public cases; a part whose first timing was slow is
+# timed a second time and the better time counts, and a program that keeps its first timing's
+# answers to hand them in again in the second earns nothing by it.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
