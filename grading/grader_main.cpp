@@ -189,37 +189,46 @@ std::string log_names(const std::string& dir, const std::vector<std::string>& fo
     return names;
 }
 
+// The verb of `grader COMMAND VERB ...` (argv[1]) and its parser, whose help is the verb's line
+// of `verbs`; an unknown verb fails, naming them.
+ArgParser verb_parser(const std::string& command, int argc, char** argv, const std::map<std::string, std::string>& verbs,
+                      std::string& verb) {
+    verb = argc > 1 ? argv[1] : "";
+    if (!verbs.count(verb)) {
+        std::string names;
+        for (const auto& [name, help] : verbs) names += " " + name;
+        fail(exit_code::bad_usage, "grader " + command + ": unknown verb '" + verb + "'; verbs:" + names);
+    }
+    return ArgParser("grader " + command + " " + verb, verbs.at(verb));
+}
+
 // grader ledger VERB: the run-time ledger of one student x lab (run_ledger.hpp), for
 // grading/lib/runs.sh. Exit 1 answers "no" (no wall is left, no part is left); what the log
 // should say goes to stderr, one line.
 int cmd_ledger(int argc, char** argv) {
-    const std::string verb = argc > 1 ? argv[1] : "";
-    const std::map<std::string, std::string> verbs = {
+    static const std::map<std::string, std::string> verbs = {
         {"start", "Writes a new ledger: the budget (--budget, else three of the lab's longest process walls), nothing spent."},
-        {"wall", "Prints the wall clock a run of --for batch|part|sanitizer on --cases may have; exit 1 when the budget is spent. "
-                 "Without --ledger, the wall alone (the reference solution's runs, which no budget limits)."},
-        {"spend", "Adds the seconds of a run (its sandbox.tsv) to what was spent, says how it ended (--what: ...) and "
-                  "prints gpu-short when its end says the GPU may have been short while shared."},
+        {"wall", "Prints the wall clock a run of --for batch|part|sanitizer|second-timing on --cases may have; exit 1 when "
+                 "the budget is spent. Without --ledger, the wall alone (the reference solution's runs, which no budget limits)."},
+        {"spend", "Adds the seconds of a run (its sandbox.tsv) of --for KIND to what was spent (not a second timing's), says "
+                  "how it ended (--what: ...) and prints gpu-short when its end says the GPU may have been short while shared."},
         {"stops", "Records the parts a run folder says the time limit stopped on --case (and --part, run alone, when its wall clock did)."},
         {"pending", "Prints the CASE/PART pairs of --pairs still to run; each retired one gets DIR/runs/CASE/PART/not-run.txt."},
         {"after-batch",
          "Records the stops of batch --batch of --pairs (DIR/runs/CASE/batch-N) and prints, as pending does, the pairs it left without a record."},
         {"parts", "Prints the parts not retired, comma-separated; when none is left, writes --folder's not-run.txt and exits 1."},
         {"not-run", "Writes each of --folders' not-run.txt: the budget is spent."}};
-    if (!verbs.count(verb)) {
-        std::string names;
-        for (const auto& [name, help] : verbs) names += " " + name;
-        fail(exit_code::bad_usage, "grader ledger: unknown verb '" + verb + "'; verbs:" + names);
-    }
-    ArgParser args("grader ledger " + verb, verbs.at(verb));
+    std::string verb;
+    ArgParser args = verb_parser("ledger", argc, argv, verbs, verb);
     lab_options(args);
     wall_options(args);
     args.option("ledger", "FILE", "", "the student x lab's ledger file");
     if (verb == "start") args.option("budget", "S", "0", "the budget in seconds (0: three of the lab's longest process walls)");
-    if (verb == "wall") {
-        args.option("for", "KIND", "", "batch (one process, several cases), part (one part alone) or sanitizer");
-        args.option("cases", "LIST", "", "the cases the process runs, blank-separated");
-    }
+    if (verb == "wall" || verb == "spend")
+        args.option("for", "KIND", verb == "wall" ? "" : "batch",
+                    "batch (one process, several cases), part (one part alone), sanitizer or second-timing (a batch the "
+                    "budget neither limits nor pays for)");
+    if (verb == "wall") args.option("cases", "LIST", "", "the cases the process runs, blank-separated");
     if (verb == "spend") {
         args.option("sandbox", "FILE", "", "the run's sandbox.tsv");
         args.option("what", "TEXT", "", "the run, in words, for the line that says how it ended");
@@ -266,20 +275,22 @@ int cmd_ledger(int argc, char** argv) {
         std::vector<double> limits;
         for (const std::string& name : split_words(args.text("cases"))) limits.push_back(case_time_limit(*case_of(name), rules));
         const std::string kind = args.text("for");
-        if (limits.empty() || (kind != "batch" && limits.size() != 1))
+        const bool batch = kind == "batch" || kind == kSecondTiming;
+        if (limits.empty() || (!batch && limits.size() != 1))
             fail(exit_code::bad_usage, "--cases: a batch runs one case or more, a part or a sanitizer one");
-        long long wanted = kind == "batch" ? batch_wall(limits, rules)
-                           : kind == "part" ? process_wall(limits[0], rules)
+        long long wanted = batch               ? batch_wall(limits, rules)
+                           : kind == "part"      ? process_wall(limits[0], rules)
                            : kind == "sanitizer" ? sanitizer_wall(limits[0])
-                                                 : (fail(exit_code::bad_usage, "--for must be batch, part or sanitizer"), 0);
-        std::optional<long long> wall = path.empty() ? std::optional<long long>(wanted) : wall_within_budget(ledger, wanted);
+                                                 : (fail(exit_code::bad_usage, "--for must be batch, part, sanitizer or second-timing"), 0);
+        std::optional<long long> wall = path.empty() || !spent_from_budget(kind) ? std::optional<long long>(wanted)
+                                                                                 : wall_within_budget(ledger, wanted);
         if (!wall) return 1;
         std::printf("%lld\n", *wall);
         return 0;
     }
     if (verb == "spend") {
         const SandboxOutcome outcome = read_sandbox_outcome(args.text("sandbox"));
-        spend(ledger, outcome.seconds);
+        if (spent_from_budget(args.text("for"))) spend(ledger, outcome.seconds);
         if (!args.text("what").empty())
             std::fprintf(stderr, "%s: %s\n", args.text("what").c_str(),
                          outcome.present ? (outcome.outcome + " " + std::to_string(outcome.exit_code)).c_str() : "no record");
@@ -613,12 +624,12 @@ int cmd_score(int argc, char** argv) {
 // grader progress start|round|step: the runs' progress line and its state (progress.hpp), for
 // grading/lib/progress.sh, which holds the state file's lock.
 int cmd_progress(int argc, char** argv) {
-    const std::string verb = argc > 1 ? argv[1] : "";
-    if (verb != "start" && verb != "round" && verb != "step")
-        fail(exit_code::bad_usage, "grader progress: unknown verb '" + verb + "'; verbs: start round step");
-    ArgParser args("grader progress " + verb, verb == "start" ? "Starts the progress state: the runs begin now."
-                                              : verb == "round" ? "Starts a round in the progress state."
-                                                                : "Counts a student x lab through the round and prints the progress line.");
+    std::string verb;
+    ArgParser args = verb_parser("progress", argc, argv,
+                                 {{"start", "Starts the progress state: the runs begin now."},
+                                  {"round", "Starts a round in the progress state."},
+                                  {"step", "Counts a student x lab through the round and prints the progress line."}},
+                                 verb);
     args.option("state", "FILE", "", "the progress state file");
     if (verb == "start") {
         args.option("work", "W", "0", "the work of every round together");
@@ -665,12 +676,11 @@ int cmd_progress(int argc, char** argv) {
 // grader timing before-student|after-round: whether the reference is to be timed now on a GPU
 // (timing_schedule.hpp), exit 0 yes, 1 no; the count of students in --count is kept up to date.
 int cmd_timing(int argc, char** argv) {
-    const std::string verb = argc > 1 ? argv[1] : "";
-    if (verb != "before-student" && verb != "after-round")
-        fail(exit_code::bad_usage, "grader timing: unknown verb '" + verb + "'; verbs: before-student after-round");
-    ArgParser args("grader timing " + verb, verb == "before-student"
-                                                ? "Exit 0 when the reference is to be timed before this student; counts the student."
-                                                : "Exit 0 when a last timing is due after the round; the count starts again.");
+    std::string verb;
+    ArgParser args = verb_parser("timing", argc, argv,
+                                 {{"before-student", "Exit 0 when the reference is to be timed before this student; counts the student."},
+                                  {"after-round", "Exit 0 when a last timing is due after the round; the count starts again."}},
+                                 verb);
     args.option("count", "FILE", "", "the count of students timed since the last timing on this GPU");
     if (verb == "before-student") {
         args.option("timings", "DIR", "", "the GPU's timings (t1, t2, ..., each with .done once made)");

@@ -79,6 +79,9 @@ RunEvidence read_run(const std::string& dir, const std::vector<std::string>& par
 // ran several cases and parts (grading/lib/runs.sh); a part run again on its own has the
 // part's name instead, which cannot clash (part names have no '-').
 std::string batch_folder(int n);
+// The folder of a case's second timing (scoring.hpp, parts_to_time_again), and the kind of that
+// run for the ledger (run_ledger.hpp, spent_from_budget).
+constexpr const char* kSecondTiming = "second-timing";
 
 // Parts with neither a valid nor a rejected record: the ones to rerun on their own.
 std::vector<std::string> unrecorded_parts(const RunEvidence& run, const std::vector<std::string>& part_names);

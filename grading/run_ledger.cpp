@@ -68,6 +68,8 @@ void spend(RunLedger& ledger, double seconds) {
     if (std::isfinite(seconds) && seconds > 0) ledger.spent = std::round((ledger.spent + seconds) * 1000) / 1000;
 }
 
+bool spent_from_budget(const std::string& kind) { return kind != kSecondTiming; }
+
 bool note_stop(RunLedger& ledger, const std::string& part, const std::string& case_name) {
     std::vector<std::string>& cases = ledger.stopped_on[part];
     if (std::find(cases.begin(), cases.end(), case_name) != cases.end()) return false;

@@ -52,6 +52,11 @@ struct RunLedger {
 // left; none when less than one second is left.
 std::optional<long long> wall_within_budget(const RunLedger& ledger, long long wanted);
 void spend(RunLedger& ledger, double seconds);
+// Whether a run of KIND (`grader ledger wall|spend --for`: batch, part, sanitizer, or
+// kSecondTiming) draws on the budget. A second timing is the grader's choice, not the student's
+// run: it has a batch's wall whatever is left, and what it takes is not spent, so it never leaves
+// the student's later cases unrun.
+bool spent_from_budget(const std::string& kind);
 // Records that the time limit stopped `part` on `case_name`; false when that case was counted.
 bool note_stop(RunLedger& ledger, const std::string& part, const std::string& case_name);
 bool retired(const RunLedger& ledger, const std::string& part);

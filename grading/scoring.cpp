@@ -278,7 +278,7 @@ private:
     // or slower changes nothing: it was asked for only because the first looked slow.
     const PartRecord* second_timing(const CasePlan& c, const std::string& part, const PartRecord& first,
                                     const std::string& reference_output) {
-        std::string folder = in_.lab_dir + "/runs/" + c.name + "/" + kSecondTimingFolder;
+        std::string folder = in_.lab_dir + "/runs/" + c.name + "/" + kSecondTiming;
         if (!exists(folder + "/sandbox.tsv")) return nullptr;
         const RunEvidence& run = run_of(folder);
         auto found = run.parts.find(part);
@@ -498,8 +498,6 @@ private:
 }  // namespace
 
 LabScore score_lab(const LabPlan& plan, const ScoringInputs& inputs) { return LabScorer(plan, inputs).run(); }
-
-const char* const kSecondTimingFolder = "second-timing";
 
 std::vector<std::pair<std::string, std::string>> parts_to_time_again(const LabPlan& plan, const ScoringInputs& inputs,
                                                                      const std::vector<std::string>& cases) {

@@ -31,9 +31,8 @@ LabScore score_lab(const LabPlan& plan, const ScoringInputs& inputs);
 // more, alone on the GPU, the parts of a student's timed cases whose output was right and whose
 // first timing put them past their full_ratio of the reference's time (so far):
 // parts_to_time_again lists them (case, part), and grade.sh runs them into
-// runs/CASE/<kSecondTimingFolder>. Scoring keeps the better time of a correct part, the second
-// only when its own outputs and checked timed runs are right too.
-extern const char* const kSecondTimingFolder;
+// runs/CASE/<kSecondTiming> (run_evidence.hpp). Scoring keeps the better time of a correct part,
+// the second only when its own outputs and checked timed runs are right too.
 std::vector<std::pair<std::string, std::string>> parts_to_time_again(const LabPlan& plan, const ScoringInputs& inputs,
                                                                      const std::vector<std::string>& cases);
 

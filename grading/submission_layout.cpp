@@ -51,10 +51,11 @@ int64_t newest_ns(const std::string& path) {
     return newest;
 }
 
-bool is_file(const std::string& path, uintmax_t* bytes = nullptr) {
+// Whether PATH is a plain file (links followed, as the shell's -f does), and its size.
+bool is_file(const std::string& path, uintmax_t& bytes) {
     struct stat info {};
     if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return false;
-    if (bytes) *bytes = uintmax_t(info.st_size);
+    bytes = uintmax_t(info.st_size);
     return true;
 }
 
@@ -152,13 +153,12 @@ LabFiles find_lab_files(const std::string& root, const std::string& lab, const s
         }
         std::vector<std::string> places = {"labs/" + lab + "/" + file, lab + "/" + file}, found;
         if (!shared_names.count(file)) places.push_back(file);
+        uintmax_t bytes = 0;  // the size of the last one found: the one, when only one is
         for (const std::string& place : places)
-            if (is_file(root + "/" + place)) found.push_back(place);
-        uintmax_t bytes = 0;
+            if (is_file(root + "/" + place, bytes)) found.push_back(place);
         if (found.size() > 1) {
             result.problems.push_back(file + " appears in more than one place (" + join(found, " ") + "): keep one");
         } else if (found.size() == 1) {
-            is_file(root + "/" + found[0], &bytes);
             if (bytes > max_bytes)
                 result.problems.push_back(file + " is larger than " + std::to_string(max_bytes >> 10) + " KB");
             else

@@ -82,15 +82,15 @@ fresh_box() {
     printf '%s\n' "$box"
 }
 
-# after_run SANDBOX_TSV WHAT [LOG]: the run's seconds spent from the ledger, how it ended in the log
-# ("WHAT: exited 0"), and GPU_SHORT set when its end says the GPU may have been short while the
-# runners shared it (grader ledger spend; the rule is grading/run_evidence.hpp's
+# after_run SANDBOX_TSV WHAT [LOG [KIND]]: the run's seconds spent from the ledger (grader ledger
+# spend --for KIND, batch unless said), how it ended in the log ("WHAT: exited 0"), and
+# GPU_SHORT set when its end says the GPU may have been short while the runners shared it (grader ledger spend; the rule is grading/run_evidence.hpp's
 # gpu_may_have_been_short, LOG a sanitizer run's): a classmate's program may have held it, so
 # the round runs the student's group again with the GPU to itself (shared_or_alone).
 after_run() {
     local said shared=()
     [[ ${GPU_LOCK_MODE:-} == shared ]] && shared=(--shared)
-    said=$(ledger spend --sandbox "$1" --what "$2" ${3:+--log "$3"} "${shared[@]}")
+    said=$(ledger spend --for "${4:-batch}" --sandbox "$1" --what "$2" ${3:+--log "$3"} "${shared[@]}")
     [[ $said == gpu-short ]] && GPU_SHORT=yes
     return 0
 }
@@ -170,10 +170,9 @@ write_cases_file() {
 
 # run_batch SLOT GPU STUDENT LAB FOLDER CASE/PART...: one sandboxed process running the given
 # parts of the given cases, through a cases file; the evidence of each case goes to
-# runs/CASE/FOLDER (batch-N; the process's end and logs are copied to each). Fails, running
-# nothing, when the budget is spent. FOLDER second-timing (time_again) is the grader's choice,
-# so its run is not spent from the student's budget: its wall is a batch's.
-SECOND_TIMING=second-timing  # grading/scoring.hpp, kSecondTimingFolder
+# runs/CASE/FOLDER (batch-N, or second-timing: time_again; the process's end and logs are copied
+# to each). Fails, running nothing, when the budget is spent.
+SECOND_TIMING=second-timing  # grading/run_evidence.hpp, kSecondTiming: the folder and the ledger's kind
 run_batch() {
     local slot=$1 gpu=$2 student=$3 lab=$4 folder=$5
     shift 5
@@ -185,11 +184,10 @@ run_batch() {
         [[ -n ${parts_of[$case_name]+x} ]] || cases+=("$case_name")
         parts_of[$case_name]+="${parts_of[$case_name]:+,}${pair#*/}"
     done
-    if [[ $folder == "$SECOND_TIMING" ]]; then
-        wall=$(reference_wall "$lab" "${cases[@]}") || die "grader ledger wall failed for $student $lab"
-    else
-        wall=$(ledger wall --for batch --cases "${cases[*]}") || return 1
-    fi
+    # A second timing is the grader's choice: the ledger neither limits it nor spends it.
+    local kind=batch what="${folder/-/ } of $student $lab (${cases[*]})"
+    [[ $folder == "$SECOND_TIMING" ]] && kind=$SECOND_TIMING what="second timing of $student $lab ($*)"
+    wall=$(ledger wall --for "$kind" --cases "${cases[*]}") || return 1
     box=$(fresh_box "$slot" "$student" "$lab")
     local lines=() cpus
     for case_name in "${cases[@]}"; do lines+=("$(case_line "$lab" "$case_name" "${parts_of[$case_name]}")"); done
@@ -201,11 +199,7 @@ run_batch() {
         --stderr "$run/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" ${cpus:+--cpus "$cpus"} \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
         "./build/bin/$lab-graded" --cases cases.txt --out run-out
-    if [[ $folder == "$SECOND_TIMING" ]]; then
-        log "second timing of $student $lab ($*): $(field_of "$run/sandbox.tsv" outcome) $(field_of "$run/sandbox.tsv" exit)"
-    else
-        after_run "$run/sandbox.tsv" "${folder/-/ } of $student $lab (${cases[*]})"
-    fi
+    after_run "$run/sandbox.tsv" "$what" "" "$kind"
     trim_logs "$run/stdout.txt" "$run/stderr.txt"
     for case_name in "${cases[@]}"; do
         local evidence=$dir/runs/$case_name/$folder

@@ -85,6 +85,11 @@ TEST_CASE("spending adds each run's seconds, to the millisecond", "[grading][led
     CHECK(ledger.spent == Approx(9.25));
 }
 
+TEST_CASE("every run draws on the budget but a second timing, the grader's choice", "[grading][ledger]") {
+    for (const char* kind : {"batch", "part", "sanitizer"}) CHECK(spent_from_budget(kind));
+    CHECK_FALSE(spent_from_budget(kSecondTiming));
+}
+
 TEST_CASE("a spent budget leaves no wall: nothing more starts", "[grading][ledger]") {
     RunLedger ledger;
     ledger.budget = 15;

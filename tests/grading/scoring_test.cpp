@@ -379,7 +379,7 @@ TEST_CASE("a part timed past its full points is timed again, and the better corr
     f.dir.write_floats("lab/runs/big/batch-1/out/one.out", {5, 6});
     f.dir.write("lab/runs/big/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=2.0\n");
 
-    const std::string second = std::string("lab/runs/big/") + kSecondTimingFolder;
+    const std::string second = std::string("lab/runs/big/") + kSecondTiming;
     auto timed_again = [&](double ms, float first_value) {
         f.dir.write(second + "/sandbox.tsv", kExited);
         f.dir.write_floats(second + "/out/one.out", {first_value, 6});
@@ -393,9 +393,14 @@ TEST_CASE("a part timed past its full points is timed again, and the better corr
         CHECK(perf.student_ms == 1.0);
         CHECK(perf.message.find("the better of two timings (the first: 2 ms)") != std::string::npos);
     }
-    SECTION("slower: the first stands") {
+    SECTION("slower, or crashed before its record: the first stands") {
         timed_again(3.0, 5);
         CHECK(f.item(f.score(), "performance", "big", "one").student_ms == 2.0);
+        f.dir.write(second + "/sandbox.tsv", "outcome=signal\texit=139\tsignal=SIGSEGV\tseconds=1\twall_limit=130\tisolation=bwrap\n");
+        f.dir.write(second + "/out/results.tsv", "");
+        LabScore s = f.score();
+        CHECK(f.item(s, "performance", "big", "one").student_ms == 2.0);
+        CHECK(f.item(s, "correctness", "big", "one").points == 2);
     }
     SECTION("faster but wrong, or its checked timed runs wrong: the first stands, still correct") {
         timed_again(1.0, 50);

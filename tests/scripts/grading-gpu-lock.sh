@@ -65,4 +65,15 @@ check "a sanitizer whose log shows a failed allocation on a shared GPU is run ag
 check "... and not without such a log" test "$(short_after shared "$RUN_DIR/tool.tsv")" == no
 check "the log says how each run ended" grep -q 'run s lab1 one a: exited 7' "$LOG_FILE"
 check "the ledger spent every run's seconds (2 x 1.5 + 2 x 2 = 7)" grep -qE 'spent=7(\.0*)?([[:space:]]|$)' "$ledger_file"
+# A second timing is the grader's choice (grading/run_ledger.hpp, spent_from_budget): its run is
+# logged but not spent, and it has its wall when the budget has none left for a batch.
+after_run "$RUN_DIR/tool.tsv" "second timing of s lab1 (perf/naive)" "" second-timing
+check "a second timing's run is logged" grep -q 'second timing of s lab1 (perf/naive): exited 1' "$LOG_FILE"
+check "... and not spent" grep -qE 'spent=7(\.0*)?([[:space:]]|$)' "$ledger_file"
+"$GRADER" ledger start --manifests labs --lab lab1 --budget 1 --ledger "$ledger_file"
+after_run "$RUN_DIR/short.tsv" "run s lab1 one a"
+check "a spent budget leaves a batch no wall" bash -c '! "$@" >/dev/null 2>&1' _ \
+    "$GRADER" ledger wall --manifests labs --lab lab1 --ledger "$ledger_file" --for batch --cases perf
+check "... but a second timing its batch's ($(ledger wall --for second-timing --cases perf) s)" \
+    test "$(ledger wall --for second-timing --cases perf)" == "$("$GRADER" ledger wall --manifests labs --lab lab1 --for batch --cases perf)"
 finish

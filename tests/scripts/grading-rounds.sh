@@ -128,16 +128,12 @@ check "the good copies score alike" test "$(grep -c '^good[-0-9]*,30,30$' "$out/
 # kept their answers wherever a later process of its own might find them, to hand them in again
 # at 1x: it finds none (the sandbox removes what its uid left), so its 3x stands. Under rlimits
 # without sandbox uids (not root) nothing is timed a second time (runs.sh, time_again).
-perf_messages() {  # perf_messages STUDENT: its performance items' messages, one a line
-    awk -F'\t' '/record=item/ && /kind=performance/ { for (i = 1; i <= NF; i++) if (index($i, "message=") == 1) print substr($i, 9) }' \
-        "$out/students/$1/labcpu/score.tsv"
-}
-at_3x() { [[ $(perf_messages "$1" | grep -c "^3 ms against the reference's 1 ms: 3.00x") == 6 ]]; }
+at_3x() { [[ $(item_messages "$1" performance | grep -c "^3 ms against the reference's 1 ms: 3.00x") == 6 ]]; }
 if grep -q '^No second timings' "$work/screen-retire.txt"; then
     check "without sandbox uids nothing is timed a second time, unlucky's 3x stands" at_3x unlucky
 else
     check "unlucky: full marks, each part a and b with the better of two timings ($(labcpu_points "$out" unlucky))" \
-        bash -c "[[ $(labcpu_points "$out" unlucky) == 30 && $(perf_messages unlucky | grep -c 'the better of two timings (the first: 3 ms)') == 6 ]]"
+        bash -c "[[ $(labcpu_points "$out" unlucky) == 30 && $(item_messages unlucky performance | grep -c 'the better of two timings (the first: 3 ms)') == 6 ]]"
     check "unlucky: parts a and b, and only those, were timed again on each timed case" bash -c \
         "grep -q 'second timing of unlucky labcpu (medium/a medium/b wide/a wide/b): exited 0' '$out/grading.log' &&
          grep -q 'second timing of unlucky labcpu (big/a big/b): exited 0' '$out/grading.log'"

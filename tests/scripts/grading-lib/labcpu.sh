@@ -37,12 +37,16 @@ labcpu_points() {
 # The three below read the grading in $out, the caller's output folder.
 # points_of STUDENT POINTS: the student scored POINTS on the test lab.
 points_of() { [[ $(labcpu_points "$out" "$1") == "$2" ]]; }
-# item_message STUDENT PART CASE: the message of the part's correctness item on the case.
-item_message() {
-    awk -F'\t' -v p="$2" -v c="$3" '/record=item/ && /kind=correctness/ {
+# item_messages STUDENT KIND [PART CASE]: the messages of the student's items of that kind
+# (correctness, performance, ...), of the part on the case when they are given, one a line.
+item_messages() {
+    awk -F'\t' -v k="$2" -v p="${3-}" -v c="${4-}" '/record=item/ {
         delete f; for (i = 1; i <= NF; i++) { e = index($i, "="); f[substr($i, 1, e - 1)] = substr($i, e + 1) }
-        if (f["part"] == p && f["case"] == c) print f["message"] }' "$out/students/$1/labcpu/score.tsv"
+        if (f["kind"] == k && (p == "" || f["part"] == p) && (c == "" || f["case"] == c)) print f["message"] }' \
+        "$out/students/$1/labcpu/score.tsv"
 }
+# item_message STUDENT PART CASE: the message of the part's correctness item on the case.
+item_message() { item_messages "$1" correctness "$2" "$3"; }
 # says STUDENT PART TEXT [CASE]: that message, on case small unless CASE is given, holds TEXT.
 says() { grep -qF -- "$3" <<<"$(item_message "$1" "$2" "${4:-small}")"; }
 
