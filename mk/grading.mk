@@ -5,7 +5,8 @@
 #   make dist                dist/<course>-student.tar.gz: the course without solutions/,
 #                            the grader, hidden cases or reference outputs (mk/dist.sh)
 #   make grading-gpu-test    on a GPU machine: grade the reference solution, the starter and
-#                            the planted-bug variants and check every expected score
+#                            every planted-bug variant and check every expected score (make
+#                            test grades the quick class: tests/scripts/grading-gpu.sh)
 #   make grading-bench N=50  on a GPU machine: grade N copies of the solution (BUGS=20: a fifth of
 #                            them planted bugs), print phase times
 
@@ -22,7 +23,7 @@ dist:
 	mk/dist.sh $(or $(DIST),dist/$(notdir $(CURDIR))-student.tar.gz)
 
 grading-gpu-test: $(GRADER) $(BUILD)/bin/gpu-limits
-	BUILD=$(BUILD) bash tests/scripts/grading-gpu.sh
+	BUILD=$(BUILD) CLASS=$(or $(CLASS),full) bash tests/scripts/grading-gpu.sh
 
 grading-bench: $(GRADER) $(BUILD)/bin/gpu-limits
 	grading/bench.sh $(or $(N),50)
@@ -33,7 +34,7 @@ grading-bench: $(GRADER) $(BUILD)/bin/gpu-limits
 define GRADING_HELP
   make dist                 write the student tarball (no solutions, grader or hidden cases)
   make grader               build the grader's tool; grading/grade.sh grades submissions (grading/README.md)
-  make grading-gpu-test     on a GPU: grade the solution, the starter and the planted-bug variants
+  make grading-gpu-test     on a GPU: grade the solution, the starter and every planted-bug variant
   make grading-bench N=50   time grading N copies of a submission
 endef
 export GRADING_HELP

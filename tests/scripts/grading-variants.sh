@@ -12,7 +12,7 @@ work=$(mktemp -d /tmp/grading-variants-test.XXXXXX)
 trap 'rm -rf -- "$work"' EXIT
 count=0
 
-known_keys=" bug source full_marks no_correctness note_has must_fail may_fail perf_zero perf_loses perf_no_gain sanitizer_errors "
+known_keys=" bug source full_marks no_correctness note_has must_fail may_fail perf_zero perf_loses perf_no_gain sanitizer_errors make_test "
 for lab in $(variant_labs); do
     parts=" $(manifest_get "$lab" parts) " cases=" $(manifest_get "$lab" cases) " tools=" $(manifest_get "$lab" sanitize.tools) "
     for variant in $(variant_names "$lab"); do
@@ -37,9 +37,14 @@ for lab in $(variant_labs); do
                 must_fail | may_fail | perf_zero | perf_loses | perf_no_gain) for p in $value; do [[ $parts == *" $p "* ]] || fail "$lab $variant: $key names '$p', no part of $lab"; done ;;
                 fails_on | passes_on | stopped | retired) for c in $value; do [[ $cases == *" $c "* ]] || fail "$lab $variant: $key names '$c', no case of $lab"; done ;;
                 sanitizer_errors) for t in $value; do [[ $tools == *" $t "* ]] || fail "$lab $variant: $key names '$t', not in sanitize.tools"; done ;;
+                make_test) [[ $value == yes ]] || fail "$lab $variant: make_test is 'yes' or absent, not '$value'" ;;
             esac
         done < <(manifest_keys "$expect" "")
     done
+    # make test grades the quick class (grading-gpu.sh): each lab's reference solution is in it,
+    # the fairness of that lab's timing checked beside a copy of it.
+    [[ $(manifest_value "grading/variants/$lab/solution/expect" make_test 2>/dev/null) == yes ]] ||
+        fail "$lab: its solution variant is not in make test's quick class (make_test = yes)"
 done
 ((count > 0)) || fail "no variant found under grading/variants/"
 echo "$count variant(s) checked"
