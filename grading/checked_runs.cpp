@@ -5,10 +5,13 @@
 
 #include "run_evidence.hpp"
 
-unsigned long long made_first_up_to(unsigned long long students) { return 2 * std::max(1ull, students); }
+unsigned long long made_first_up_to(unsigned long long students, unsigned long long side_by_side) {
+    return 2 * std::max(1ull, students) * std::max(1ull, side_by_side);
+}
 
 std::set<CheckedRun> missing_checked_run_references(const LabPlan& plan, const std::string& reference,
-                                                    const std::string& student_dir, unsigned long long students) {
+                                                    const std::string& student_dir, unsigned long long students,
+                                                    unsigned long long side_by_side) {
     namespace fs = std::filesystem;
     const std::vector<std::string> parts = plan.part_names();
     std::set<CheckedRun> needed;
@@ -24,7 +27,7 @@ std::set<CheckedRun> missing_checked_run_references(const LabPlan& plan, const s
         if (students > 0) {
             for (const std::string& part : parts) {
                 LabPlan::TimedRuns timed = plan.timed_runs(c, part);
-                if (timed.count <= made_first_up_to(students))
+                if (timed.count <= made_first_up_to(students, side_by_side))
                     for (unsigned long long i = timed.first; i < timed.first + timed.count; ++i) need(part, i);
             }
             continue;

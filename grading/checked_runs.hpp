@@ -13,21 +13,27 @@
 using CheckedRun = std::tuple<std::string, unsigned long long, std::string>;
 
 // The most timed runs a part a case may have for its checked runs to be made before any student
-// runs, in a class of `students`: twice as many. Each student's driver keeps two of a part's
-// timed runs, chosen at random, so up to there most of them are asked for anyway (with half as
-// many students as runs, about two in three; with a class of 200, all), and made first they run
-// side by side, not one at a time between the timed runs. A case with two or fewer a part has
+// runs, in a class of `students`, when grade.sh makes them `side_by_side` runs at a time: twice
+// the class times side_by_side. Each student's driver keeps two of a part's timed runs, chosen at
+// random, and one made as a student asks runs alone between the timed runs, holding the GPU
+// from them; made first, they run side_by_side at once and hold nothing up. So making every one
+// first costs less wall clock as soon as a part has no more timed runs than two a student,
+// side_by_side times over. With the class size alone (twice the class), a make test class of
+// five lab 2 students (23 timed runs a part) made its references one student at a time, 14 s a
+// student, the timed round waiting. A self-check (one student; its reference is the CPU's,
+// whose runs compete for the CPUs) passes side_by_side 1. A case with two or fewer a part has
 // every one kept by every driver.
-unsigned long long made_first_up_to(unsigned long long students);
+unsigned long long made_first_up_to(unsigned long long students, unsigned long long side_by_side);
 
 // The checked timed runs whose sample is missing under REFERENCE (a folder per case, holding the
 // reference's run of it: <case>/out/results.tsv), among
 //   - with students > 0: every timed run of every part on the cases with at most
-//     made_first_up_to(students) timed runs a part, made before any student runs;
+//     made_first_up_to(students, side_by_side) timed runs a part, made before any student runs;
 //   - else: those the student's run records in STUDENT_DIR/runs/<case>/ name (untrusted).
 // Only a part the reference ran on the case is ever listed: where it sat the case out (lab 6's
 // one-block sorts above 1024 pairs) there is no output to sample, and scoring asks for none, so
 // neither the plan nor a record naming such a run can make grade.sh ask the reference for one.
 // Runs outside the part's timed runs on the case are never listed.
 std::set<CheckedRun> missing_checked_run_references(const LabPlan& plan, const std::string& reference,
-                                                    const std::string& student_dir, unsigned long long students);
+                                                    const std::string& student_dir, unsigned long long students,
+                                                    unsigned long long side_by_side = 1);

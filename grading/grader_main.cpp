@@ -482,12 +482,14 @@ int cmd_checked_runs(int argc, char** argv) {
     args.option("reference", "DIR", "", "the reference outputs, a folder per case");
     args.option("class-size", "N", "0",
                 "instead of a student's: those made before any student runs, in a class of N students of the lab "
-                "(every timed run of the cases with at most 2 N a part)");
+                "(every timed run of the cases with at most 2 N J a part)");
+    args.option("side-by-side", "J", "1", "with --class-size: how many reference runs grade.sh makes at once");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
     std::set<CheckedRun> needed = missing_checked_run_references(
         plan, args.text("reference"), args.text("dir"),
-        static_cast<unsigned long long>(args.integer("class-size", 0, 1ll << 30)));
+        static_cast<unsigned long long>(args.integer("class-size", 0, 1ll << 30)),
+        static_cast<unsigned long long>(args.integer("side-by-side", 1, 1024)));
     for (const auto& [case_name, index, part] : needed) std::printf("%s\t%llu\t%s\n", case_name.c_str(), index, part.c_str());
     return 0;
 }

@@ -108,29 +108,40 @@ check_binary_in_sandbox() {
 # for the whole class.
 #
 # make_checked_run_references_first LAB STUDENTS: those the grader says to make before any
-# student runs, in a class of STUDENTS (grading/checked_runs.hpp, made_first_up_to): made now,
-# they run side by side on every CPU, where made as each student asks they run one at a time
-# between the timed runs, holding the GPU. On an H200, a lab 2 student's 14 took 17 s (13 of
-# them the CPU reference at the sampled positions), beside a timed run of 6 s. The others (a
-# self-check's single student on a performance case) are made when a student first needs one.
+# student runs, in a class of STUDENTS made side_by_side_runs at a time (grading/checked_runs.hpp,
+# made_first_up_to): made now, they run side by side on every CPU, where made as each student
+# asks they run one at a time between the timed runs, holding the GPU. On an H200, a lab 2
+# student's 14 took 17 s (13 of them the CPU reference at the sampled positions), beside a timed
+# run of 6 s. The others are made when a student first needs one.
 make_checked_run_references_first() {
-    local lab=$1 needed
+    local lab=$1 needed side_by_side
+    # A self-check's reference answers are the CPU reference's, each at a performance case's size
+    # a long computation: only those its one student asks for are made.
+    side_by_side=$(side_by_side_runs)
+    [[ ${SELF_CHECK:-no} == yes ]] && side_by_side=1
     needed=$("$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --reference "${REFERENCE_DIR[$lab]}" \
-        --class-size "$2") || die "grader checked-runs failed for $lab"
+        --class-size "$2" --side-by-side "$side_by_side") || die "grader checked-runs failed for $lab"
     [[ -z $needed ]] && return 0
     say "  reference outputs of checked timed runs: $lab, $(wc -l <<<"$needed")"
     side_by_side_checked_run_references "$lab" "$needed" ||
         die "the reference solution fails $lab on the inputs of a timed run (see $PRIVATE/reference-checked-$lab.log)"
 }
-# side_by_side_checked_run_references LAB NEEDED: NEEDED made by as many reference runs at once as
-# there are CPUs (at most 16), each a share of the lines, the GPUs taken in turn; what one of
-# them could not make (a GPU too small for so many at once) is made again by one run alone. No
-# student runs yet, so no CPU is kept beside a timed run.
+# side_by_side_runs: how many reference runs make the checked-run references at once: as many as
+# there are CPUs, at most 16.
+side_by_side_runs() {
+    local jobs
+    jobs=$(nproc)
+    ((jobs > 16)) && jobs=16
+    echo "$jobs"
+}
+# side_by_side_checked_run_references LAB NEEDED: NEEDED made by side_by_side_runs reference runs
+# at once, each a share of the lines, the GPUs taken in turn; what one of them could not make (a
+# GPU too small for so many at once) is made again by one run alone. No student runs yet, so no
+# CPU is kept beside a timed run.
 side_by_side_checked_run_references() {
     local lab=$1 needed=$2 lines=() jobs j i pids=() BESIDE_CPUS=""
     mapfile -t lines <<<"$needed"
-    jobs=$(nproc)
-    ((jobs > 16)) && jobs=16
+    jobs=$(side_by_side_runs)
     ((jobs > ${#lines[@]})) && jobs=${#lines[@]}
     for ((j = 0; j < jobs; j++)); do
         local share=""

@@ -40,8 +40,8 @@ struct Fixture {
                                                    "record=part\tpart=two\tstatus=skipped\tmessage=does not apply\n");
         dir.write("reference/wide/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n");
     }
-    std::set<CheckedRun> missing(unsigned long long students) const {
-        return missing_checked_run_references(plan, dir / "reference", dir / "lab", students);
+    std::set<CheckedRun> missing(unsigned long long students, unsigned long long side_by_side = 1) const {
+        return missing_checked_run_references(plan, dir / "reference", dir / "lab", students, side_by_side);
     }
     unsigned long long first(const std::string& case_name, const std::string& part) const {
         for (const CasePlan& c : plan.cases)
@@ -59,8 +59,10 @@ TEST_CASE("checked runs: those made first, by class size, but none of a part the
     const unsigned long long w = f.first("wide", "one");
     // small, untimed, has one timed run a part, big two and wide six: a student's driver keeps
     // every run of the first two, so even a class of one has them made first.
-    CHECK(made_first_up_to(1) == 2);
-    CHECK(made_first_up_to(3) == 6);
+    CHECK(made_first_up_to(1, 1) == 2);
+    CHECK(made_first_up_to(3, 1) == 6);
+    CHECK(made_first_up_to(3, 16) == 96);
+    CHECK(made_first_up_to(0, 0) == 2);
     const std::set<CheckedRun> every_driver_keeps{{"small", s1, "one"}, {"small", s2, "two"}, {"big", a, "one"}, {"big", a + 1, "one"}};
     CHECK(f.missing(1) == every_driver_keeps);
     CHECK(f.missing(2) == every_driver_keeps);
@@ -68,6 +70,9 @@ TEST_CASE("checked runs: those made first, by class size, but none of a part the
     std::set<CheckedRun> class_of_three = every_driver_keeps;
     for (unsigned long long i = w; i < w + 6; ++i) class_of_three.insert({"wide", i, "one"});
     CHECK(f.missing(3) == class_of_three);
+    // Made two at a time, a class of two (up to four of wide's six kept) has them all made first,
+    // which one run at a time it does not.
+    CHECK(f.missing(2, 2) == class_of_three);
 
     // One made already: it is not asked for again.
     f.dir.write("reference/" + checked_run_sample("big", "one", a), "");
