@@ -7,9 +7,13 @@
 #     They run TEST_JOBS at a time (default: the number of CPUs, at least 6: on CI's two cores
 #     they kept 1.35 cores busy at four, the rest of their time spent waiting on time limits,
 #     sandboxes and daemons), the long ones ("# test: long")
-#     first, each reported with its wall and CPU time as it ends; a script whose first lines hold
+#     first, each reported with its wall and CPU time as it ends. A script whose first lines hold
 #     "# test: alone" (one that times GPU work, whose numbers another test's load would skew)
-#     runs after them, by itself.
+#     starts first, beside everything else, and before it times anything it waits for a shared
+#     lock on the file TEST_QUIET_LOCK names, which this run holds until every other test has
+#     ended (grading-gpu.sh passes it to grade.sh as GRADE_QUIET_LOCK): its untimed start goes
+#     on while the other tests run (on an H200, grading the planted bugs spent 259 s building
+#     and making reference outputs before its first timed run). Several run one after another.
 #     TEST_LOGS=DIR keeps each script's log in DIR/NAME.log. TEST_SKIP="a.sh b.sh" leaves those
 #     out, counted as skipped, with TEST_SKIP_WHY as the reason (a test that already ran them).
 # Counts are test cases. The exit status is 0 only when nothing failed.
@@ -33,6 +37,66 @@ count_tests() {
     n=$({ "$1" --list-tests "$2" 2>/dev/null || true; } | grep -oE '^[0-9]+ matching test case' | grep -oE '^[0-9]+')
     echo "${n:-0}"
 }
+
+# TEST_LOGS=DIR keeps every script's log there (NAME.log); else they go with the run. Not
+# passed down: a script that runs tests/run.sh itself (run-summary.sh, the tarball's make test in
+# grading-dist.sh) would write its scripts' results into this run's folder, and this run would
+# report them as its own (it did on the H200).
+if [[ -n ${TEST_LOGS-} ]]; then
+    logs=$TEST_LOGS
+    mkdir -p -- "$logs" || exit 1
+else
+    logs=$(mktemp -d /tmp/tests-run.XXXXXX)
+    trap 'rm -rf -- "$logs"' EXIT
+fi
+unset TEST_LOGS
+# run_script SCRIPT: runs it, leaving LOGS/NAME.log and LOGS/NAME.done ("STATUS SECONDS CPU"):
+# its wall time, and the CPU time it and its children took (user and system), which is what
+# the scripts compete for on a small machine.
+run_script() {
+    local name=${1##*/} start=$SECONDS times status TIMEFORMAT='%U %S'
+    times=$({ time BUILD=$BUILD GPU=$gpu bash "$1" >"$logs/$name.log" 2>&1; } 2>&1)
+    status=$?
+    echo "$status $((SECONDS - start)) $(awk '{ printf "%.0f", $1 + $2 }' <<<"$times")" >"$logs/$name.done"
+}
+# collect: reports every script that has ended since the last call.
+collect() {
+    local done name
+    for done in "$logs"/*.done; do
+        [[ -f $done ]] || continue
+        name=${done##*/} name=${name%.done}
+        read -r status seconds cpu <"$done"
+        report_script "$name" "$status" "$seconds" "$cpu" "$logs/$name.log"
+        rm -f -- "$done"
+    done
+}
+
+cpus=$(nproc)
+jobs_max=${TEST_JOBS:-$((cpus > 6 ? cpus : 6))}
+[[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "TEST_JOBS must be a positive number, not '$jobs_max'"; exit 2; }
+alone=() together=()
+# The long scripts (a "# test: long" line among their first) start first, so that none of them
+# is left running alone at the end while the cores idle.
+for script in $(grep -l '^# test: long' tests/scripts/*.sh) $(grep -L '^# test: long' tests/scripts/*.sh); do
+    [[ -f $script ]] || continue
+    if [[ " ${TEST_SKIP-} " == *" ${script##*/} "* ]]; then
+        skipped=$((skipped + 1))
+        echo "SKIP  ${script##*/}: TEST_SKIP names it (${TEST_SKIP_WHY:-no reason given})"
+    elif head -20 "$script" | grep -q '^# test: alone'; then
+        alone+=("$script")
+    else
+        together+=("$script")
+    fi
+done
+# The quiet lock, held here until every test but the "alone" scripts has ended. The tests inherit
+# its descriptor; flock -u lets it go for all of them, a daemon a test left behind included.
+export TEST_QUIET_LOCK=$logs/quiet.lock
+exec {quiet}>"$TEST_QUIET_LOCK" && flock -x "$quiet" || { echo "cannot lock $TEST_QUIET_LOCK"; exit 2; }
+alone_chain=none
+if ((${#alone[@]})); then
+    { for script in "${alone[@]}"; do run_script "$script"; done; } &
+    alone_chain=$!
+fi
 
 for binary in "$BUILD"/tests/*; do
     [[ -x $binary && -f $binary ]] || continue
@@ -89,63 +153,17 @@ report_script() {
     esac
 }
 
-# TEST_LOGS=DIR keeps every script's log there (NAME.log); else they go with the run. Not
-# passed down: a script that runs tests/run.sh itself (run-summary.sh, the tarball's make test in
-# grading-dist.sh) would write its scripts' results into this run's folder, and this run would
-# report them as its own (it did on the H200).
-if [[ -n ${TEST_LOGS-} ]]; then
-    logs=$TEST_LOGS
-    mkdir -p -- "$logs" || exit 1
-else
-    logs=$(mktemp -d /tmp/tests-run.XXXXXX)
-    trap 'rm -rf -- "$logs"' EXIT
-fi
-unset TEST_LOGS
-# run_script SCRIPT: runs it, leaving LOGS/NAME.log and LOGS/NAME.done ("STATUS SECONDS CPU"):
-# its wall time, and the CPU time it and its children took (user and system), which is what
-# the scripts compete for on a small machine.
-run_script() {
-    local name=${1##*/} start=$SECONDS times status TIMEFORMAT='%U %S'
-    times=$({ time BUILD=$BUILD GPU=$gpu bash "$1" >"$logs/$name.log" 2>&1; } 2>&1)
-    status=$?
-    echo "$status $((SECONDS - start)) $(awk '{ printf "%.0f", $1 + $2 }' <<<"$times")" >"$logs/$name.done"
-}
-# collect: reports every script that has ended since the last call.
-collect() {
-    local done name
-    for done in "$logs"/*.done; do
-        [[ -f $done ]] || continue
-        name=${done##*/} name=${name%.done}
-        read -r status seconds cpu <"$done"
-        report_script "$name" "$status" "$seconds" "$cpu" "$logs/$name.log"
-        rm -f -- "$done"
-    done
-}
-
-cpus=$(nproc)
-jobs_max=${TEST_JOBS:-$((cpus > 6 ? cpus : 6))}
-[[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "TEST_JOBS must be a positive number, not '$jobs_max'"; exit 2; }
-alone=()
-# The long scripts (a "# test: long" line among their first) start first, so that none of them
-# is left running alone at the end while the cores idle.
-scripts=($(grep -l '^# test: long' tests/scripts/*.sh) $(grep -L '^# test: long' tests/scripts/*.sh))
-for script in "${scripts[@]}"; do
-    [[ -f $script ]] || continue
-    if [[ " ${TEST_SKIP-} " == *" ${script##*/} "* ]]; then
-        skipped=$((skipped + 1))
-        echo "SKIP  ${script##*/}: TEST_SKIP names it (${TEST_SKIP_WHY:-no reason given})"
-        continue
-    fi
-    if head -20 "$script" | grep -q '^# test: alone'; then alone+=("$script"); continue; fi
-    while (($(jobs -rp | wc -l) >= jobs_max)); do wait -n; collect; done
+# running: the scripts of the pool still running (the alone chain is not one of them).
+running() { jobs -rp | grep -cvx "$alone_chain"; }
+for script in "${together[@]}"; do
+    while (($(running) >= jobs_max)); do wait -n; collect; done
     run_script "$script" &
 done
-wait
+while (($(running) > 0)); do wait -n; collect; done
 collect
-for script in "${alone[@]}"; do
-    run_script "$script"
-    collect
-done
+flock -u "$quiet"
+[[ $alone_chain == none ]] || wait "$alone_chain"
+collect
 
 echo
 echo "$passed passed, $failed failed, $skipped skipped"

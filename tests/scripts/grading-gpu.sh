@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# test: alone (it times GPU work: the copies of the reference must score what a fair timing gives)
+# test: alone (it times GPU work: the copies of the reference must score what a fair timing gives;
+# grade.sh waits for tests/run.sh's quiet lock before its first timed run)
 # On a GPU: for every lab with planted-bug variants (grading/variants/<lab>/*/, each the
 # reference solution with a small patch, or the solution or the starter, and an `expect`
 # file), grades them all as one class in one grading/grade.sh run (each variant a student
@@ -88,7 +89,7 @@ grade_class() {
 # (their key is the sources and the compilers): a second make test does not compile them again
 # (85 s of an H200's 1,111 s the first time).
 grade_into() {  # grade_into OUT: the class, graded into OUT
-    GRADE_TEMPLATE_CACHE=${GRADE_TEMPLATE_CACHE-$(cd "$BUILD" && pwd)/grading-templates} grading/grade.sh --sandbox "$(best_sandbox)" --labs "${labs// /,}" --out "$1" --time-limit "${GRADE_TEST_TIME_LIMIT:-10}" \
+    GRADE_QUIET_LOCK=${TEST_QUIET_LOCK-} GRADE_TEMPLATE_CACHE=${GRADE_TEMPLATE_CACHE-$(cd "$BUILD" && pwd)/grading-templates} grading/grade.sh --sandbox "$(best_sandbox)" --labs "${labs// /,}" --out "$1" --time-limit "${GRADE_TEST_TIME_LIMIT:-10}" \
         ${GRADE_RUNNERS:+--runners "$GRADE_RUNNERS"} "$work/submissions"
 }
 

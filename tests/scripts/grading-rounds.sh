@@ -69,13 +69,30 @@ done
 for student in endless-b unlucky replayer; do
     mkdir -p "$work/subs-retire/$student" && cp "$fixtures/labcpu-$student/work.cpp" "$work/subs-retire/$student/"
 done
+# GRADE_QUIET_LOCK (grade.sh, wait_for_quiet_machine; make test's other tests hold it): held here
+# until grade.sh says it waits for it, then 2 s more; its timed round starts only after.
+exec {quiet}>"$work/quiet.lock" && flock -x "$quiet"
+{
+    until grep -q '^Waiting for the machine to be quiet' "$work/screen-retire.txt" 2>/dev/null; do sleep 0.2; done
+    sleep 2
+    date +%s >"$work/quiet-released"
+    flock -u "$quiet"
+} &
+holder=$!
 started=$EPOCHREALTIME
-GRADE_WALL_MARGIN=1 grade_labcpu "$course" "$work/subs-retire" "$out" --sandbox rlimits \
+GRADE_QUIET_LOCK=$work/quiet.lock GRADE_WALL_MARGIN=1 grade_labcpu "$course" "$work/subs-retire" "$out" --sandbox rlimits \
     --runners 2 --budget 60 >"$work/screen-retire.txt" 2>&1
 status=$?
+kill "$holder" 2>/dev/null
+exec {quiet}>&-
 check "grade.sh grades the lab with six cases (status $status, $(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)" \
     test "$status" == 0
 ((status == 0)) || tail -30 "$work/screen-retire.txt"
+# The log says when grade.sh got the lock, before its first timed batch (of a public timed case).
+quiet_at=$(sed -n 's/^\([0-9:]*\) the machine is quiet: the timed runs begin$/\1/p' "$out/grading.log")
+check "the timed round waited for the quiet lock (let go at $(date -d "@$(cat "$work/quiet-released" 2>/dev/null || echo 0)" +%T), got at ${quiet_at:-never})" \
+    bash -c '[[ -s $1 && -n $2 ]] && (($(date -d "$2" +%s) >= $(cat "$1")))' _ "$work/quiet-released" "$quiet_at"
+check "and no timed batch ran before" test "$(grep -nE ' the machine is quiet| batch [0-9]+ of [^ ]+ labcpu \((medium|wide)' "$out/grading.log" | head -1 | grep -c 'quiet')" == 1
 part_points() {  # part_points STUDENT PART: "points/max" of the part's correctness and performance items
     awk -F'\t' -v p="$2" '/record=item/ {
         delete f; for (i = 1; i <= NF; i++) { e = index($i, "="); f[substr($i, 1, e - 1)] = substr($i, e + 1) }

@@ -2,7 +2,9 @@
 # tests/run.sh's report of its scripts, on a tree of three made-up ones: a pass with its wall
 # and CPU time, a skip with its reason, a failure with its failed checks, the lines that explain
 # each (indented under it), and its last lines; the closing counts and a failing exit status.
-# CI's excerpt shows only this report, so what it keeps is what a failure on CI can say.
+# CI's excerpt shows only this report, so what it keeps is what a failure on CI can say. And the
+# quiet lock: an "alone" script starts beside the others and gets the lock once they have ended,
+# though one of them left a process behind.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
@@ -23,7 +25,12 @@ echo "      a detail of a passing check"
 echo "FAIL  fourth"
 exit 1
 EOF
-(cd "$work" && TEST_JOBS=2 TEST_LOGS="$work/logs" bash tests/run.sh) >"$work/out.txt" 2>&1
+printf '#!/usr/bin/env bash\nsleep 2\necho "ended $(date +%%s.%%N)"\n' >"$work/tests/scripts/slow.sh"
+printf '#!/usr/bin/env bash\nsleep 30 >/dev/null 2>&1 &\necho "left a process behind"\n' >"$work/tests/scripts/lingering.sh"
+printf '#!/usr/bin/env bash\n# test: alone\necho "started $(date +%%s.%%N)"\nflock -s "$TEST_QUIET_LOCK" true\necho "quiet $(date +%%s.%%N)"\n' \
+    >"$work/tests/scripts/timer.sh"
+# (A time limit: a quiet lock never let go would leave the alone script waiting for good.)
+(cd "$work" && TEST_JOBS=2 TEST_LOGS="$work/logs" timeout 60 bash tests/run.sh) >"$work/out.txt" 2>&1
 status=$?
 
 check "a failed script fails the run (status $status)" test "$status" == 1
@@ -35,7 +42,14 @@ check "each failed check comes with the lines that explain it" \
     test "$(sed -n '/^FAIL  broken/,/--- the last lines/p' "$work/out.txt" | sed '1d;$d')" == \
     "$(printf '      FAIL  second\n            why the second failed\n      FAIL  fourth')"
 check "then its last lines" grep -qx '      ok    third' "$work/out.txt"
-check "the counts" grep -qx '1 passed, 1 failed, 1 skipped' "$work/out.txt"
+check "the counts" grep -qx '4 passed, 1 failed, 1 skipped' "$work/out.txt"
+# time_of SCRIPT WORD: the time the script's log line "WORD <seconds>" gives.
+time_of() { sed -n "s/^$2 //p" "$work/logs/$1.log"; }
+slow_ended=$(time_of slow.sh ended) timer_started=$(time_of timer.sh started) quiet=$(time_of timer.sh quiet)
+check "the alone script started beside the others ($timer_started, before $slow_ended)" \
+    awk -v a="$timer_started" -v b="$slow_ended" 'BEGIN { exit !(a != "" && a < b) }'
+check "and got the quiet lock once they had ended, the process left behind holding nothing ($quiet)" \
+    awk -v q="$quiet" -v e="$slow_ended" 'BEGIN { exit !(q != "" && q >= e && q < e + 10) }'
 # A script that runs tests/run.sh itself must not report into this run's folder.
 check "TEST_LOGS keeps the logs, and is not passed down to the scripts" grep -qx 'TEST_LOGS: unset' "$work/logs/busy.sh.log"
 ((failures == 0)) || indent "$(<"$work/out.txt")"
