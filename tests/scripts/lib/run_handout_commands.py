@@ -34,7 +34,8 @@ import handouts  # noqa: E402
 
 NOT_RUN = {'test': 'it is what runs this test', 'deps': 'it installs packages with apt',
            'clean': 'it deletes the build', 'dist': 'tests/scripts/dist-contents.sh runs it',
-           'grader': 'it only compiles'}
+           'grader': 'it only compiles',
+           'grading-gpu-test': 'it grades every planted bug on a GPU; make test runs its quick class'}
 PLACEHOLDER = re.compile(r'labN|<[a-z]|\.\.\.|(^|\s)[A-Z][A-Z_]+(\s|$)')
 TRACE = re.compile(r"^\S+:\d+: (?:update )?target '([^']+)'")
 
