@@ -20,9 +20,10 @@ using CheckedRun = std::tuple<std::string, unsigned long long, std::string>;
 // first costs less wall clock as soon as a part has no more timed runs than two a student,
 // side_by_side times over. With the class size alone (twice the class), a make test class of
 // five lab 2 students (23 timed runs a part) made its references one student at a time, 14 s a
-// student, the timed round waiting. A self-check (one student; its reference is the CPU's,
-// whose runs compete for the CPUs) passes side_by_side 1. A case with two or fewer a part has
-// every one kept by every driver.
+// student, the timed round waiting. A self-check passes side_by_side 1: its one student's
+// reference answers are the CPU reference's, each a long computation at a performance case's
+// size, so only those it asks for are made. A case with two or fewer a part has every one kept
+// by every driver.
 unsigned long long made_first_up_to(unsigned long long students, unsigned long long side_by_side);
 
 // The checked timed runs whose sample is missing under REFERENCE (a folder per case, holding the
