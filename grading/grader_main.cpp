@@ -685,7 +685,7 @@ int cmd_timing(int argc, char** argv) {
                                  verb);
     args.option("count", "FILE", "", "the count of students timed since the last timing on this GPU");
     if (verb == "before-student") {
-        args.option("timings", "DIR", "", "the GPU's timings (t1, t2, ..., each with .done once made)");
+        args.option("timings", "DIR", "", "the GPU's timings (t1, t2, ..., each named so once whole)");
         args.option("every", "N", "8", "students between timings");
     }
     args.parse(argc - 1, argv + 1);
@@ -693,10 +693,7 @@ int cmd_timing(int argc, char** argv) {
     try {
         long long since = read_timing_count(args.text("count"));
         if (verb == "before-student") {
-            bool none_made = true;
-            std::error_code error;
-            for (const auto& t : std::filesystem::directory_iterator(args.text("timings"), error))
-                if (t.path().filename().string()[0] == 't' && std::filesystem::exists(t.path() / ".done")) none_made = false;
+            const bool none_made = made_reference_timings(args.text("timings")).empty();
             due = timing_due_before_student(since, none_made, args.integer("every", 1, 1ll << 30));
         } else {
             due = timing_due_after_round(since);
@@ -1040,7 +1037,8 @@ const std::map<std::string, Command>& commands() {
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
         {"headers", cmd_headers},               {"compact-reference", cmd_compact_reference}, {"check-outputs", cmd_check_outputs},
         {"check", cmd_check},   {"score", cmd_score},           {"time-again", cmd_time_again},
-        {"submissions", cmd_submissions}, {"lab-files", cmd_lab_files}, {"progress", cmd_progress}, {"timing", cmd_timing},           {"report", cmd_report},
+        {"submissions", cmd_submissions}, {"lab-files", cmd_lab_files}, {"progress", cmd_progress},
+        {"timing", cmd_timing}, {"report", cmd_report},
         {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"cpu-sets", cmd_cpu_sets}, {"gpu-suspect", cmd_gpu_suspect}, {"similarity", cmd_similarity},
         {"class-report", cmd_class_report}, {"leaderboard", cmd_leaderboard}};
     return table;

@@ -1,6 +1,5 @@
 #include "scoring.hpp"
 
-#include <dirent.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -18,6 +17,7 @@
 #include "sanitizer_log.hpp"
 #include "source_scan.hpp"
 #include "stats.hpp"
+#include "timing_schedule.hpp"
 #include "untrusted_text.hpp"
 
 namespace {
@@ -75,15 +75,7 @@ ReferenceRun read_reference(const std::string& dir, const std::vector<std::strin
 // medians, and a GPU that warms up or slows down during the night is compared with itself.
 ReferenceRun read_reference_timings(const std::string& timing_dir, const std::string& case_name,
                                     const std::vector<std::string>& parts) {
-    std::vector<std::string> timings;
-    if (DIR* folder = opendir(timing_dir.c_str())) {
-        while (dirent* entry = readdir(folder)) {
-            std::string name = entry->d_name;
-            if (name.size() > 1 && name[0] == 't' && name.find_first_not_of("0123456789", 1) == std::string::npos)
-                timings.push_back(name);
-        }
-        closedir(folder);
-    }
+    const std::vector<std::string> timings = made_reference_timings(timing_dir);
     if (timings.empty()) throw std::runtime_error("no reference timing in " + timing_dir);
     ReferenceRun merged;
     std::map<std::string, std::vector<double>> times;

@@ -1,9 +1,23 @@
 #include "timing_schedule.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 
 #include "atomic_file.hpp"
 #include "result_files.hpp"
+
+std::vector<std::string> made_reference_timings(const std::string& folder) {
+    std::vector<std::string> made;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() > 1 && name[0] == 't' && name.find_first_not_of("0123456789", 1) == std::string::npos)
+            made.push_back(name);
+    }
+    std::sort(made.begin(), made.end());
+    return made;
+}
 
 bool timing_due_before_student(long long& since, bool none_made, long long every) {
     bool due = none_made || since >= every;

@@ -6,6 +6,13 @@
 // (`grader timing before-student|after-round`).
 #pragma once
 #include <string>
+#include <vector>
+
+// The timings made on a GPU so far, by name (t1, t2, ...) in FOLDER: runs.sh makes each as .t<N>
+// and renames it once whole, so a half-made one is never listed (nor are the committed times a
+// self-check reads, labs/LAB/sample/reference-times/MODEL/, half-made). Scoring takes their
+// median; the schedule asks whether there is one yet.
+std::vector<std::string> made_reference_timings(const std::string& folder);
 
 // Before a student's timed runs: whether to time the reference first (none is made yet, or
 // `every` students were timed since the last); counts the student either way.

@@ -84,9 +84,10 @@ fresh_box() {
 
 # after_run SANDBOX_TSV WHAT [LOG [KIND]]: the run's seconds spent from the ledger (grader ledger
 # spend --for KIND, batch unless said), how it ended in the log ("WHAT: exited 0"), and
-# GPU_SHORT set when its end says the GPU may have been short while the runners shared it (grader ledger spend; the rule is grading/run_evidence.hpp's
-# gpu_may_have_been_short, LOG a sanitizer run's): a classmate's program may have held it, so
-# the round runs the student's group again with the GPU to itself (shared_or_alone).
+# GPU_SHORT set when its end says the GPU may have been short while the runners shared it
+# (grader ledger spend; the rule is grading/run_evidence.hpp's gpu_may_have_been_short, LOG a
+# sanitizer run's): a classmate's program may have held it, so the round runs the student's
+# group again with the GPU to itself (shared_or_alone).
 after_run() {
     local said shared=()
     [[ ${GPU_LOCK_MODE:-} == shared ]] && shared=(--shared)

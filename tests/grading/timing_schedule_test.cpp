@@ -29,3 +29,14 @@ TEST_CASE("the count passes between runners in a file", "[grading][timing]") {
     dir.write("bad", "seven\n");
     CHECK_THROWS_AS(read_timing_count(dir / "bad"), FormatError);
 }
+
+TEST_CASE("only whole timings are made ones: a .t<N> being made is not, nor another name", "[grading][timing]") {
+    TempFolder dir;
+    CHECK(made_reference_timings(dir / "none").empty());  // no folder yet: none made
+    dir.write("gpu0/t2/perf/out/results.tsv", "");
+    dir.write("gpu0/t1/perf/out/results.tsv", "");
+    dir.write("gpu0/.t3/perf/out/results.tsv", "");  // still being made (runs.sh, time_reference_again)
+    dir.write("gpu0/tmp/x", "");
+    dir.write("gpu0/.failed", "");
+    CHECK(made_reference_timings(dir / "gpu0") == std::vector<std::string>{"t1", "t2"});
+}

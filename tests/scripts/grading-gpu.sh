@@ -31,6 +31,10 @@ set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
 BUILD=${BUILD:-build}
+# The class, checked first: a wrong CLASS says so on any machine, not "needs a GPU".
+CLASS=${CLASS:-quick}
+[[ $CLASS == quick || $CLASS == full ]] || { echo "CLASS must be quick or full, not '$CLASS'"; exit 2; }
+if [[ $CLASS == quick ]]; then COPIES=${COPIES:-1}; else COPIES=${COPIES:-2}; fi
 # CHECK_ONLY=DIR checks the output folder of an earlier run (kept with KEEP=1) without grading.
 if [[ -z ${CHECK_ONLY-} ]] && ! reason=$("$BUILD/bin/gpu-limits" 2>&1 >/dev/null); then
     echo "needs a usable GPU: ${reason:-$BUILD/bin/gpu-limits failed}"
@@ -285,9 +289,6 @@ check_twice() {
     done
 }
 
-CLASS=${CLASS:-quick}
-[[ $CLASS == quick || $CLASS == full ]] || { echo "CLASS must be quick or full, not '$CLASS'"; exit 2; }
-if [[ $CLASS == quick ]]; then COPIES=${COPIES:-1}; else COPIES=${COPIES:-2}; fi
 labs=${LABS:-$(variant_labs)}
 labs=$(echo $labs)
 [[ -n $labs ]] || { echo "no lab has planted-bug variants"; exit 1; }

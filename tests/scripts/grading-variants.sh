@@ -47,5 +47,10 @@ for lab in $(variant_labs); do
         fail "$lab: its solution variant is not in make test's quick class (make_test = yes)"
 done
 ((count > 0)) || fail "no variant found under grading/variants/"
+# The GPU test's class (grading-gpu.sh): a misspelt one is refused, before any GPU is looked for.
+refused=$(CLASS=quick-ish BUILD=${BUILD:-build} bash tests/scripts/grading-gpu.sh 2>&1)
+status=$?
+check "grading-gpu.sh refuses CLASS=quick-ish (status $status: $refused)" \
+    bash -c '[[ $1 == 2 && $2 == "CLASS must be quick or full, not '"'quick-ish'"'" ]]' _ "$status" "$refused"
 echo "$count variant(s) checked"
 finish
