@@ -65,6 +65,8 @@ void CpuPinning::release() {
     pinned_ = false;
 }
 
+int usable_cpus() { return CPU_COUNT(&allowed_cpus()); }
+
 double process_cpu_seconds() {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);

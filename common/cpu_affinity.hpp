@@ -18,5 +18,8 @@ private:
     bool pinned_ = false;
 };
 
+// How many CPUs the process was started with (its affinity: taskset, a Slurm allocation).
+int usable_cpus();
+
 // Seconds of CPU time (user and system) the process has used so far, every thread together.
 double process_cpu_seconds();

@@ -3,24 +3,28 @@
 #include <algorithm>
 
 #include "floyd.h"
+#include "parallel_ranges.hpp"
 #include "reference_hook.hpp"
 
 void floyd_warshall_cpu(int* dist, int n) {
     const size_t N = size_t(n);
     for (size_t k = 0; k < N; ++k) {
         const int* __restrict row_k = dist + k * N;
-        for (size_t i = 0; i < N; ++i) {
-            // Row k does not change in step k (dist[k][k] = 0 and no weight is negative), so it
-            // is skipped, and row_i never overlaps row_k (what __restrict promises).
-            if (i == k) continue;
-            int* __restrict row_i = dist + i * N;
-            const int d_ik = row_i[k];
-            // FW_INF + FW_INF fits in an int (floyd.h): no overflow, unreachable stays FW_INF.
-            for (size_t j = 0; j < N; ++j) {
-                const int via_k = d_ik + row_k[j];
-                row_i[j] = via_k < row_i[j] ? via_k : row_i[j];
+        // The rows of step k on every CPU: each reads only row k and writes only its own.
+        parallel_ranges(N, items_per_range(double(N)), [&](size_t first_row, size_t end_row) {
+            for (size_t i = first_row; i < end_row; ++i) {
+                // Row k does not change in step k (dist[k][k] = 0 and no weight is negative), so
+                // it is skipped, and row_i never overlaps row_k (what __restrict promises).
+                if (i == k) continue;
+                int* __restrict row_i = dist + i * N;
+                const int d_ik = row_i[k];
+                // FW_INF + FW_INF fits in an int (floyd.h): no overflow, unreachable stays FW_INF.
+                for (size_t j = 0; j < N; ++j) {
+                    const int via_k = d_ik + row_k[j];
+                    row_i[j] = via_k < row_i[j] ? via_k : row_i[j];
+                }
             }
-        }
+        });
     }
 }
 

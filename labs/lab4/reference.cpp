@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "parallel_ranges.hpp"
 #include "random_data.hpp"
 #include "reference/matmul_reference.hpp"  // float_dot_gamma (gamma_k) and sample_positions
 #include "reference_hook.hpp"
@@ -65,11 +66,13 @@ Lab4Reference convolution_reference(const float* image, int width, int height, c
     r.value.resize(count);
     r.bound.resize(count);
     const double gamma = float_dot_gamma((2 * radius + 1) * (2 * radius + 1));
-    for (int row = 0; row < height; ++row)
-        for (int col = 0; col < width; ++col) {
-            const size_t at = size_t(row) * width + col;
-            convolution_at(image, width, height, filter, radius, row, col, gamma, r.value[at], r.bound[at]);
-        }
+    parallel_ranges(size_t(height), items_per_range(double(width) * (2 * radius + 1) * (2 * radius + 1)), [&](size_t first_row, size_t end_row) {
+        for (int row = int(first_row); row < int(end_row); ++row)
+            for (int col = 0; col < width; ++col) {
+                const size_t at = size_t(row) * width + col;
+                convolution_at(image, width, height, filter, radius, row, col, gamma, r.value[at], r.bound[at]);
+            }
+    });
     return r;
 }
 

@@ -4,17 +4,45 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
+#include <utility>
+#include <vector>
 
 #include "args.hpp"
 #include "catch.hpp"
 #include "compare.hpp"
+#include "cpu_affinity.hpp"
 #include "driver_options.hpp"
 #include "gpu.hpp"
 #include "launch_limits.hpp"
+#include "parallel_ranges.hpp"
 #include "part_status.hpp"
 #include "random_data.hpp"
 #include "stats.hpp"
 #include "table.hpp"
+
+TEST_CASE("parallel_ranges covers every item once, in ranges no smaller than asked", "[parallel]") {
+    for (size_t count : {size_t(0), size_t(1), size_t(7), size_t(1000), size_t(4099)}) {
+        for (size_t min_per_range : {size_t(1), size_t(3), size_t(5000)}) {
+            INFO("count " << count << ", at least " << min_per_range << " a range");
+            std::vector<int> seen(count, 0);
+            std::vector<std::pair<size_t, size_t>> ranges;
+            std::mutex lock;
+            parallel_ranges(count, min_per_range, [&](size_t begin, size_t end) {
+                for (size_t i = begin; i < end; ++i) ++seen[i];  // disjoint ranges: no race
+                std::lock_guard<std::mutex> hold(lock);
+                ranges.emplace_back(begin, end);
+            });
+            CHECK(std::count(seen.begin(), seen.end(), 1) == std::ptrdiff_t(count));
+            CHECK(ranges.size() <= size_t(std::max(1, usable_cpus())));
+            if (ranges.size() > 1)
+                for (const auto& range : ranges) CHECK(range.second - range.first >= min_per_range);
+        }
+    }
+    CHECK(items_per_range(1) == 100000);
+    CHECK(items_per_range(2048) == 48);
+    CHECK(items_per_range(1e9) == 1);
+}
 
 TEST_CASE("median of odd and even counts, order does not matter", "[stats]") {
     CHECK(median({3, 1, 2}) == 2);

@@ -35,6 +35,19 @@ TEST_CASE("sampled reference agrees with the full one at the sampled positions",
     }
 }
 
+TEST_CASE("the reference's rows, shared among the CPUs, are each position's own sum", "[lab1][reference]") {
+    const int M = 301, N = 67, K = 251;  // 16,817 multiply-adds a row: rows of C in several threads
+    auto A = random_floats(size_t(M) * K, 8), B = random_floats(size_t(K) * N, 9);
+    MatmulReference full = matmul_reference(A.data(), B.data(), M, N, K);
+    std::vector<size_t> every(size_t(M) * N);
+    for (size_t p = 0; p < every.size(); ++p) every[p] = p;
+    MatmulReference one_by_one = matmul_reference_at(A.data(), B.data(), M, N, K, every);
+    size_t differ = 0;
+    for (size_t p = 0; p < every.size(); ++p)
+        differ += !(std::fabs(full.value[p] - one_by_one.value[p]) <= 1e-12 && std::fabs(full.bound[p] - one_by_one.bound[p]) <= 1e-18);
+    CHECK(differ == 0);
+}
+
 TEST_CASE("sample positions cover the edges, are sorted, unique and inside C", "[lab1][reference]") {
     std::vector<size_t> at = sample_positions(5, 7, 50, 1);
     for (size_t i = 1; i < at.size(); ++i) CHECK(at[i - 1] < at[i]);

@@ -184,6 +184,17 @@ TEST_CASE("the convolution reference: the slides' loop, zero padding, the filter
     CHECK(scaled.bound[8] == Approx(float_dot_gamma(1) * 4.5));
 }
 
+TEST_CASE("the convolution's rows, shared among the CPUs, are each pixel's own sum") {
+    const int width = 301, height = 97, r = 8, side = 2 * r + 1;  // 86,989 taps a row: several threads
+    std::vector<float> image = random_floats(size_t(width) * height, 3), filter = random_floats(side * side, 4);
+    Lab4Reference full = convolution_reference(image.data(), width, height, filter.data(), r);
+    std::vector<size_t> every(size_t(width) * height);
+    for (size_t p = 0; p < every.size(); ++p) every[p] = p;
+    Lab4Reference one_by_one = convolution_reference_at(image.data(), width, height, filter.data(), r, every);
+    CHECK(full.value == one_by_one.value);
+    CHECK(full.bound == one_by_one.bound);
+}
+
 TEST_CASE("a filter wider than the image, and images of one row or one column") {
     const int r = 8, side = 2 * r + 1;
     std::vector<float> filter = random_floats(side * side, 5);
