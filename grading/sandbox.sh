@@ -6,7 +6,8 @@
 # The command runs in DIR (its "box", the only place it may write), with a clean environment,
 # and these limits whatever the isolation:
 #   --wall S       wall-clock seconds, then SIGKILL            (timeout)
-#   --cpu S        CPU seconds per process                     (RLIMIT_CPU)
+#   --cpu S        CPU seconds per process, all its threads    (RLIMIT_CPU; default: the wall
+#                  + 5 s, times the CPUs of --cpus when given)
 #   --nproc N      processes and threads it may add            (RLIMIT_NPROC)
 #   --fsize BYTES  largest file it may write, stdout included  (RLIMIT_FSIZE)
 #   --nofile N     open files                                  (RLIMIT_NOFILE)
@@ -81,7 +82,15 @@ for path in "${hide[@]}"; do [[ -e $path ]] && hidden+=("$path"); done
 mapfile -d '' -t real < <(realpath -mz -- "$box" "${hidden[@]}")
 ((${#real[@]} == ${#hidden[@]} + 1)) || die_usage "cannot find the real paths of '$box' ${hidden[*]}"
 box=${real[0]} hidden=("${real[@]:1}")
-cpu=${cpu:-$((wall + 5))}
+# The CPU time a process may use: what one thread uses in the wall clock, or, on CPUs of its own
+# (--cpus: a timed run, which may use them all, as lab 7's OpenMP parts use --threads 4), what
+# they all do. A timed run's CPU parts on 4 threads took 30 s of CPU in 9 s under the wall's 30.
+cpu_count() {  # cpu_count LIST: how many CPUs a list like 0-3,8 names
+    local range count=0
+    for range in ${1//,/ }; do count=$((count + ${range#*-} - ${range%-*} + 1)); done
+    echo "$count"
+}
+cpu=${cpu:-$(((wall + 5) * $([[ -n $cpus ]] && cpu_count "$cpus" || echo 1)))}
 
 # A fresh private home and temporary folder in the box, the sandbox user's own. An earlier
 # command may have left anything there (a link to /etc, say): remove it, never follow it.

@@ -59,6 +59,16 @@ test_isolation() {
     check "an endless loop is stopped by the wall clock (outcome $(field "$work/status.tsv" outcome), ${took}s)" \
         test "$(field "$work/status.tsv" outcome)" == timeout -a "$took" -lt 15
 
+    # The CPU-time limit: the wall's and 5 s for one thread; on CPUs of its own (a timed run),
+    # that for each of them, so a part on --threads 4 CPUs may use them all the wall long.
+    local cpu_limits="" cpus
+    for cpus in "" 0 0-1,3; do
+        "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --stdout "$work/out.txt" --wall 7 \
+            ${cpus:+--cpus "$cpus"} "${options[@]}" -- /bin/sh -c 'ulimit -t'
+        cpu_limits+=" $(cat "$work/out.txt")"
+    done
+    check "the CPU-time limit is 12 s a CPU it runs on (none, 1 and 3 CPUs:$cpu_limits)" test "$cpu_limits" == " 12 12 36"
+
     # 255 is an exit status, not a signal (128 + 127): compute-sanitizer's own failures end so.
     "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --wall 10 "${options[@]}" -- /bin/sh -c 'exit 255'
     check "an exit with status 255 is an exit ($(field "$work/status.tsv" outcome) $(field "$work/status.tsv" exit) $(field "$work/status.tsv" signal))" \
