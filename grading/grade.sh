@@ -414,10 +414,11 @@ run_on_gpus() {
         students_of[$lab]=$((${students_of[$lab]:-0} + 1))
     done
     for_labs_side_by_side make_reference_binary "${labs_to_run[@]}"
+    for_labs_side_by_side make_case_outputs "${labs_to_run[@]}"
     for lab in "${labs_to_run[@]}"; do
         # (A task's binary was tried in the sandbox by the run that submitted it.)
         [[ $SLURM == task ]] || check_binary_in_sandbox "$lab"
-        make_reference_outputs "$lab" "${students_of[$lab]}"
+        make_checked_run_references_first "$lab" "${students_of[$lab]}"
     done
     phase_end "reference outputs"
     # Untimed runs are mostly CPU work (start-up, the sanitizers' analysis): a few students per
