@@ -415,12 +415,21 @@ run_on_gpus() {
     done
     for_labs_side_by_side make_reference_binary "${labs_to_run[@]}"
     for_labs_side_by_side make_case_outputs "${labs_to_run[@]}"
+    local class_of=()
     for lab in "${labs_to_run[@]}"; do
         # (A task's binary was tried in the sandbox by the run that submitted it.)
         [[ $SLURM == task ]] || check_binary_in_sandbox "$lab"
-        make_checked_run_references_first "$lab" "${students_of[$lab]}"
+        class_of+=("$lab:${students_of[$lab]}")
     done
     phase_end "reference outputs"
+    # The checked-run references made first go on beside round 1, and round 2 waits for them: no
+    # run is timed meanwhile (reference.sh, make_checked_run_references_first).
+    (
+        phase_begin "references of checked runs, beside runs 1"
+        make_checked_run_references_first "${class_of[@]}"
+        phase_end "references of checked runs, beside runs 1"
+    ) &
+    local first_references=$!
     # Untimed runs are mostly CPU work (start-up, the sanitizers' analysis): a few students per
     # GPU at once keep it busy; timed runs have it to themselves (runs.sh, the rounds).
     RUNNERS=${RUNNERS_PER_GPU:-$DEFAULT_RUNNERS}
@@ -442,7 +451,10 @@ run_on_gpus() {
     local workers=("$((${#GPU_IDS[@]} * RUNNERS))" "$timed_workers" "$((${#GPU_IDS[@]} * RUNNERS))")
     local rounds=(run_public_round run_timed_round run_hidden_round)
     for round in 1 2 3; do
-        ((round == 2)) && wait_for_quiet_machine
+        if ((round == 2)); then
+            wait "$first_references" || die "the references of the checked timed runs could not be made (the reason is above)"
+            wait_for_quiet_machine
+        fi
         phase_begin "runs $round: ${ROUND_NAMES[$round]}"
         progress_round "$round" "${#RUN_ITEMS[@]}"
         run_pool "${workers[$((round - 1))]}" "${rounds[$((round - 1))]}" "${RUN_ITEMS[@]}"

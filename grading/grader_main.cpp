@@ -481,7 +481,7 @@ int cmd_checked_runs(int argc, char** argv) {
     args.option("dir", "DIR", "", "the student's folder for this lab");
     args.option("reference", "DIR", "", "the reference outputs, a folder per case");
     args.option("class-size", "N", "0",
-                "instead of a student's: those made before any student runs, in a class of N students of the lab "
+                "instead of a student's: those made before any timed run, in a class of N students of the lab "
                 "(every timed run of the cases with at most 2 N J a part)");
     args.option("side-by-side", "J", "1", "with --class-size: how many reference runs grade.sh makes at once");
     args.parse(argc, argv);

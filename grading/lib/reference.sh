@@ -30,11 +30,13 @@ reference_binary() {
 }
 
 # run_reference LAB DIR GPU BOUNDS CASE...: one trusted run of the reference solution over the
-# cases, each into DIR/CASE/out (BOUNDS: --write-bounds, or "" for a timing run). The outputs'
-# run times nothing (--reps 0): an output is its part's checked run's, before any timed run, and
-# the times compared are the timing runs' (a lab 7 reference spent 6 s on i-j-k's timed runs).
+# cases, each into DIR/CASE/out (BOUNDS: --write-bounds, or "" for a timing run); fails as the
+# binary did. The outputs' run times nothing (--reps 0): an output is its part's checked run's,
+# before any timed run, and the times compared are the timing runs' (a lab 7 reference spent 6 s
+# on i-j-k's timed runs). It checks every output against the CPU reference, whose bounds it
+# writes: a failed check, or a part that stopped, is an exit status other than 0.
 run_reference() {
-    local lab=$1 dir=$2 gpu=$3 bounds=$4 case_name wall untimed=""
+    local lab=$1 dir=$2 gpu=$3 bounds=$4 case_name wall untimed="" status=0
     shift 4
     [[ -n $bounds ]] && untimed=" --reps 0 --warmup 0"
     mkdir -p -- "$dir"
@@ -43,14 +45,18 @@ run_reference() {
         printf '%s %s --time-limit %s%s\n' "$case_name" "${CASE_ARGS[$lab/$case_name]}" "${CASE_LIMIT[$lab/$case_name]}" "$untimed"
     done >"$dir/.run/cases.txt"
     wall=$(reference_wall "$lab" "$@") || die "grader ledger wall failed for the reference solution of $lab"
-    reference_binary "$lab" "$gpu" "$wall" "$dir/.run/log.txt" --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"}
+    reference_binary "$lab" "$gpu" "$wall" "$dir/.run/log.txt" --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"} ||
+        status=$?
     for case_name in "$@"; do
         rm -rf -- "${dir:?}/$case_name" && mkdir -p -- "$dir/$case_name"
         [[ -d $dir/.run/$case_name ]] && mv -- "$dir/.run/$case_name" "$dir/$case_name/out"
         cp -- "$dir/.run/log.txt" "$dir/$case_name/log.txt"
     done
     rm -rf -- "$dir/.run"
+    return $status
 }
+# failed_checks LOG: what a reference run's log says failed (its FAIL rows, or its last line).
+failed_checks() { { grep -m3 -w FAIL "$1" || tail -1 "$1"; } 2>/dev/null | tr -s ' \t' ' ' | paste -sd';'; }
 
 # make_case_outputs LAB: the outputs of every case of LAB, from the cache or made now on the first
 # GPU; sets REFERENCE_DIR[LAB]. The labs' are made side by side (for_labs_side_by_side): each is
@@ -66,7 +72,9 @@ make_missing_reference_outputs() {
     done
     ((${#missing[@]})) || return 0
     say "  reference outputs: $lab ${missing[*]}"
-    run_reference "$lab" "${REFERENCE_DIR[$lab]}" "${GPU_IDS[0]}" --write-bounds "${missing[@]}"
+    local log=${REFERENCE_DIR[$lab]}/${missing[0]}/log.txt
+    run_reference "$lab" "${REFERENCE_DIR[$lab]}" "${GPU_IDS[0]}" --write-bounds "${missing[@]}" ||
+        die "the reference solution of $lab fails its own check (exit $?: $(failed_checks "$log"); log: $log). Fix the solution or the manifest before grading."
     for case_name in "${missing[@]}"; do
         local dir=${REFERENCE_DIR[$lab]}/$case_name
         if ! problem=$("$GRADER" check-reference --manifests "$MANIFESTS" --lab "$lab" --run "$dir" --with-bounds); then
@@ -78,7 +86,12 @@ make_missing_reference_outputs() {
 # time_reference LAB GPU DIR: one timing of LAB's performance cases on GPU, into DIR/<case>/.
 time_reference() {
     local lab=$1 gpu=$2 dir=$3 case_name problem
-    run_reference "$lab" "$dir" "$gpu" "" ${LAB_PERF_CASES[$lab]}
+    local status=0
+    run_reference "$lab" "$dir" "$gpu" "" ${LAB_PERF_CASES[$lab]} || status=$?
+    if ((status)); then
+        say "grade.sh: timing the reference solution on GPU $gpu failed for $lab (exit $status; log: $dir/${LAB_PERF_CASES[$lab]%% *}/log.txt)"
+        return 1
+    fi
     for case_name in ${LAB_PERF_CASES[$lab]}; do
         if ! problem=$("$GRADER" check-reference --manifests "$MANIFESTS" --lab "$lab" --run "$dir/$case_name"); then
             say "grade.sh: timing the reference solution on GPU $gpu failed for $lab $case_name: $problem"
@@ -108,25 +121,44 @@ check_binary_in_sandbox() {
 # which no student's process ever sees (grader compact-reference). Once per case, run and part
 # for the whole class.
 #
-# make_checked_run_references_first LAB STUDENTS: those the grader says to make before any
-# student runs, in a class of STUDENTS made side_by_side_runs at a time (grading/checked_runs.hpp,
-# made_first_up_to): made now, they run side by side on every CPU, where made as each student
-# asks they run one at a time between the timed runs, holding the GPU. On an H200, a lab 2
-# student's 14 took 17 s (13 of them the CPU reference at the sampled positions), beside a timed
-# run of 6 s. The others are made when a student first needs one.
-make_checked_run_references_first() { with_lock "$PRIVATE/reference-$1.lock" checked_run_references_first "$1" "$2"; }
-checked_run_references_first() {
-    local lab=$1 needed side_by_side
+# make_checked_run_references_first LAB:STUDENTS...: those the grader says to make before any
+# student is scored, for each LAB in a class of STUDENTS made side_by_side_runs at a time
+# (grading/checked_runs.hpp, made_first_up_to): made first, they run side by side on every CPU,
+# where made as each student asks they run one at a time between the timed runs, holding the GPU.
+# On an H200, a lab 2 student's 14 took 17 s (13 of them the CPU reference at the sampled
+# positions), beside a timed run of 6 s. The others are made when a student first needs one.
+# The labs' lines share the side-by-side runs: one lab's last line holds up no other lab's first
+# (eight labs one after another took 81 s, most ending on a few runs still busy). grade.sh makes
+# them beside round 1, untimed work both, and round 2 waits for them; each lab's lock is held
+# meanwhile, so a Slurm task beside makes none of the same.
+make_checked_run_references_first() {
+    local item lab needed side_by_side fd locks=() lines=() labs=()
+    local -A needed_of=()
     # A self-check's reference answers are the CPU reference's, each at a performance case's size
     # a long computation: only those its one student asks for are made.
     side_by_side=$(side_by_side_runs)
     [[ ${SELF_CHECK:-no} == yes ]] && side_by_side=1
-    needed=$("$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --reference "${REFERENCE_DIR[$lab]}" \
-        --class-size "$2" --side-by-side "$side_by_side") || die "grader checked-runs failed for $lab"
-    [[ -z $needed ]] && return 0
-    say "  reference outputs of checked timed runs: $lab, $(wc -l <<<"$needed")"
-    side_by_side_checked_run_references "$lab" "$needed" ||
-        die "the reference solution fails $lab on the inputs of a timed run (see $PRIVATE/reference-checked-$lab.log)"
+    for item in "$@"; do
+        lab=${item%%:*}
+        exec {fd}>>"$PRIVATE/reference-$lab.lock"
+        flock -x "$fd"
+        locks+=("$fd")
+        needed=$("$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --reference "${REFERENCE_DIR[$lab]}" \
+            --class-size "${item#*:}" --side-by-side "$side_by_side") || die "grader checked-runs failed for $lab"
+        [[ -z $needed ]] && continue
+        say "  reference outputs of checked timed runs: $lab, $(wc -l <<<"$needed")"
+        labs+=("$lab")
+        needed_of[$lab]=$needed
+        mapfile -t -O "${#lines[@]}" lines < <(sed "s/^/$lab\t/" <<<"$needed")
+    done
+    ((${#lines[@]})) && side_by_side_checked_run_references "${lines[@]}"
+    for lab in "${labs[@]}"; do
+        # What a side-by-side run could not make (a GPU too small for so many at once): made
+        # again by one run alone.
+        run_checked_run_references "$lab" "${GPU_IDS[0]}" exclusive "${needed_of[$lab]}" ||
+            die "the reference solution fails $lab on the inputs of a timed run (see $PRIVATE/reference-checked-$lab.log)"
+    done
+    for fd in "${locks[@]}"; do exec {fd}>&-; done
 }
 # side_by_side_runs: how many reference runs make the checked-run references at once: as many as
 # there are CPUs, at most 16.
@@ -136,23 +168,28 @@ side_by_side_runs() {
     ((jobs > 16)) && jobs=16
     echo "$jobs"
 }
-# side_by_side_checked_run_references LAB NEEDED: NEEDED made by side_by_side_runs reference runs
-# at once, each a share of the lines, the GPUs taken in turn; what one of them could not make (a
-# GPU too small for so many at once) is made again by one run alone. No student runs yet, so no
-# CPU is kept beside a timed run.
+# side_by_side_checked_run_references LINE...: lines of LAB<TAB>CASE<TAB>INDEX<TAB>PART made by
+# side_by_side_runs reference runs at once, each a share of the lines (in turn, so that each
+# gets some of every lab's large cases), a lab at a time, the GPUs taken in turn. Their logs are
+# not kept: what one could not make, the caller makes again alone. No timed run goes on
+# meanwhile, so no CPU is kept beside one.
 side_by_side_checked_run_references() {
-    local lab=$1 needed=$2 lines=() jobs j i pids=() BESIDE_CPUS=""
-    mapfile -t lines <<<"$needed"
+    local lines=("$@") jobs j i pids=() BESIDE_CPUS="" order lab
+    local -A share
     jobs=$(side_by_side_runs)
     ((jobs > ${#lines[@]})) && jobs=${#lines[@]}
     for ((j = 0; j < jobs; j++)); do
-        local share=""
-        for ((i = j; i < ${#lines[@]}; i += jobs)); do share+=${lines[i]}$'\n'; done
-        run_checked_run_references "$lab" "${GPU_IDS[j % ${#GPU_IDS[@]}]}" shared "$share" ".$j" >/dev/null 2>&1 &
+        share=() order=()
+        for ((i = j; i < ${#lines[@]}; i += jobs)); do
+            lab=${lines[i]%%$'\t'*}
+            [[ -n ${share[$lab]+x} ]] || order+=("$lab")
+            share[$lab]+=${lines[i]#*$'\t'}$'\n'
+        done
+        (for lab in "${order[@]}"; do run_checked_run_references "$lab" "${GPU_IDS[j % ${#GPU_IDS[@]}]}" shared "${share[$lab]}" ".$j"; done) \
+            >/dev/null 2>&1 &
         pids+=($!)
     done
     wait "${pids[@]}"
-    run_checked_run_references "$lab" "${GPU_IDS[0]}" exclusive "$needed"
 }
 # make_checked_run_references LAB DIR GPU: those the student's evidence in DIR names and that are
 # missing; with the GPU shared with the other runners, and again with it to itself should a
@@ -189,7 +226,16 @@ run_checked_run_references() {
     ((${#made[@]})) || { rm -rf -- "$work"; return 0; }
     wall=$(reference_wall "$lab" "${made[@]%%/*}") || die "grader ledger wall failed for the reference solution of $lab"
     log "reference outputs of checked timed runs: $lab ${made[*]}"
-    with_gpu "$mode" "$gpu" reference_binary "$lab" "$gpu" "$wall" "$work/log.txt" --cases "$work/cases.txt" --out "$work" --write-bounds
+    # A failed check (or a stop) keeps none of the run's outputs: the caller makes them again alone.
+    local exit_status=0
+    with_gpu "$mode" "$gpu" reference_binary "$lab" "$gpu" "$wall" "$work/log.txt" --cases "$work/cases.txt" --out "$work" --write-bounds ||
+        exit_status=$?
+    if ((exit_status)); then
+        echo "$lab: the reference run of ${made[*]} exited $exit_status: $(failed_checks "$work/log.txt")" >>"$work/log.txt"
+        [[ -n $share ]] || cp -- "$work/log.txt" "$PRIVATE/reference-checked-$lab.log"
+        rm -rf -- "$work"
+        return 1
+    fi
     local item check=$work/check status=0
     for item in "${made[@]}"; do
         IFS=/ read -r case_name index part <<<"$item"

@@ -161,4 +161,27 @@ check "replayer: nothing its first timing kept reached its second, its 3x stands
 rm -f /tmp/kept-[ab]-* /var/tmp/kept-[ab]-* /dev/shm/kept-[ab]-* /run/lock/kept-[ab]-* 2>/dev/null
 check "no other student was timed again" \
     test "$(ls -d "$out"/students/*/labcpu/runs/*/second-timing 2>/dev/null | grep -vc -e /unlucky/ -e /replayer/)" == 0
+
+# A reference solution right on every case's checked run and wrong on the inputs of every timed
+# run (tests/grading/fixtures/labcpu-reference-wrong-when-timed): its own check fails where the
+# references of the checked timed runs are made, beside round 1, and grade.sh stops, saying so,
+# before the timed runs (the lab's timed case, big, runs in round 3).
+course=$work/course-wrong out=$work/out-wrong
+make_labcpu_course "$course"
+cp "$fixtures/labcpu-reference-wrong-when-timed/work.cpp" "$course/solutions/labcpu/"
+mkdir -p "$work/subs-wrong/good" && cp "$fixtures/labcpu-solution/work.cpp" "$work/subs-wrong/good/"
+grade_labcpu "$course" "$work/subs-wrong" "$out" >"$work/screen-wrong.txt" 2>&1
+status=$?
+check "a reference solution wrong on the timed runs' inputs stops grade.sh (status $status: $(tail -1 "$work/screen-wrong.txt"))" \
+    bash -c "(($status == 1)) && grep -q 'the reference solution fails labcpu on the inputs of a timed run' '$work/screen-wrong.txt'"
+check "its log says which check failed" grep -q 'exited 1: .*FAIL' "$out/.grader/reference-checked-labcpu.log"
+check "and no run was timed" bash -c "! grep -qE 'batch [0-9]+ of good labcpu \\(big|the machine is quiet' '$out/grading.log'"
+# One wrong on its checked runs too (a student's part b that squares wrongly): the case outputs'
+# run fails its own check, and grade.sh stops before any student runs.
+cp "$fixtures/labcpu-students/wrong-b/work.cpp" "$course/solutions/labcpu/"
+grade_labcpu "$course" "$work/subs-wrong" "$work/out-wrong-2" >"$work/screen-wrong.txt" 2>&1
+status=$?
+check "a reference solution wrong on a case stops grade.sh (status $status: $(tail -1 "$work/screen-wrong.txt" | cut -c1-150))" \
+    bash -c "(($status == 1)) && grep -q 'the reference solution of labcpu fails its own check (exit 1: b .*FAIL' '$work/screen-wrong.txt' &&
+             ! grep -q 'batch 1 of good' '$work/out-wrong-2/grading.log'"
 finish
