@@ -29,7 +29,8 @@ unsigned long long made_first_up_to(unsigned long long students, unsigned long l
 // The checked timed runs whose sample is missing under REFERENCE (a folder per case, holding the
 // reference's run of it: <case>/out/results.tsv), among
 //   - with students > 0: every timed run of every part on the cases with at most
-//     made_first_up_to(students, side_by_side) timed runs a part, made before any timed run (beside round 1);
+//     made_first_up_to(students, side_by_side) timed runs a part, made before any timed run
+//     (beside round 1);
 //   - else: those the student's run records in STUDENT_DIR/runs/<case>/ name (untrusted).
 // Only a part the reference ran on the case is ever listed: where it sat the case out (lab 6's
 // one-block sorts above 1024 pairs) there is no output to sample, and scoring asks for none, so
