@@ -22,7 +22,7 @@
 #   COPIES (default 0 in the quick class, 2 in the full): copies of the reference solution in the
 #   class (each hands in every lab), each of which must get at least 99% of each lab's maximum
 #   (the timing is fair enough to weigh speed), as the lab's solution variant, itself a copy,
-#   must get all of it. (One copy in the quick class cost make test 45 s: 8 student x labs.)
+#   must get all of it. (A copy in the quick class would be 8 more student x labs of 42.)
 #   COPIES=8 is the fuller check of the timing's fairness, before a term (with 8, the copies
 #   were 64 of 155 students).
 #   GRADE_RUNNERS: grade.sh's --runners (default: a quarter of the CPUs, at most 4).
