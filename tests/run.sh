@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of the course and prints one closing line: "N passed, N failed, N skipped".
 #
-#   - each Catch2 binary in $BUILD/tests (one per folder of tests/); where no CUDA device
-#     is usable, tests tagged [gpu] are left out and counted as skipped, never as passed;
+#   - each Catch2 binary in $BUILD/tests (one per folder of tests/), one after another beside
+#     the scripts, each's output shown once it ends; where no CUDA device is usable, tests
+#     tagged [gpu] are left out and counted as skipped, never as passed;
 #   - each script tests/scripts/*.sh: exit 0 passes, 77 is skipped (it says why), else fails.
 #     They run TEST_JOBS at a time (default: the number of CPUs, at least 6: on CI's two cores
 #     they kept 1.35 cores busy at four, the rest of their time spent waiting on time limits,
@@ -59,9 +60,16 @@ run_script() {
     status=$?
     echo "$status $((SECONDS - start)) $(awk '{ printf "%.0f", $1 + $2 }' <<<"$times")" >"$logs/$name.done"
 }
-# collect: reports every script that has ended since the last call.
+# collect: reports every Catch2 binary and script that has ended since the last call.
 collect() {
-    local done name
+    local done name p f s
+    for done in "$logs"/*.catch2-done; do
+        [[ -f $done ]] || continue
+        cat -- "${done%-done}"
+        read -r p f s <"$done"
+        passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+        rm -f -- "$done"
+    done
     for done in "$logs"/*.done; do
         [[ -f $done ]] || continue
         name=${done##*/} name=${name%.done}
@@ -98,21 +106,24 @@ if ((${#alone[@]})); then
     alone_chain=$!
 fi
 
-for binary in "$BUILD"/tests/*; do
-    [[ -x $binary && -f $binary ]] || continue
-    name=${binary##*/}
-    filter=()
+# run_binary BINARY: one Catch2 binary (without its [gpu] tests where no CUDA device is usable),
+# its output in LOGS/NAME.catch2, its counts in LOGS/NAME.catch2-done ("PASSED FAILED SKIPPED").
+run_binary() {
+    local binary=$1 name=${1##*/} filter=() gpu_skipped=0 status line p f s
+    local log=$logs/$name.catch2
+    : >"$log"
     if [[ $gpu == no ]]; then
-        gpu_tests=$(count_tests "$binary" "[gpu]")
-        skipped=$((skipped + gpu_tests))
-        ((gpu_tests > 0)) && echo "SKIP  $name: $gpu_tests GPU test cases (no CUDA device)"
+        gpu_skipped=$(count_tests "$binary" "[gpu]")
+        ((gpu_skipped > 0)) && echo "SKIP  $name: $gpu_skipped GPU test cases (no CUDA device)" >>"$log"
         filter=("~[gpu]")
-        [[ $(count_tests "$binary" "~[gpu]") == 0 ]] && continue
+        if [[ $(count_tests "$binary" "~[gpu]") == 0 ]]; then
+            echo "0 0 $gpu_skipped" >"$log-done"
+            return
+        fi
     fi
-    echo "== $name"
-    log=$(mktemp)
-    "$binary" "${filter[@]}" 2>&1 | tee "$log"
-    status=${PIPESTATUS[0]}
+    echo "== $name" >>"$log"
+    "$binary" "${filter[@]}" >>"$log" 2>&1
+    status=$?
     if line=$(grep -E '^test cases: +[0-9]+' "$log" | tail -1) && [[ -n $line ]]; then
         p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
         f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
@@ -125,12 +136,13 @@ for binary in "$BUILD"/tests/*; do
     ((status != 0 && f == 0)) && f=1
     # A binary that failed, or died before its summary, is named, with its last words.
     if ((f > 0)); then
-        echo "FAIL  $name (exit $status): $f failed test case(s); its last lines:"
-        tail -5 "$log" | sed 's/^/      /'
+        {
+            echo "FAIL  $name (exit $status): $f failed test case(s); its last lines:"
+            tail -5 "$log" | sed 's/^/      /'
+        } >>"$log"
     fi
-    rm -f "$log"
-    passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
-done
+    echo "$p $f $((s + gpu_skipped))" >"$log-done"
+}
 
 # report_script NAME STATUS SECONDS CPU LOG: its line, and for a failure its failed checks first,
 # each with the indented lines a script prints under it to explain it (a CI excerpt that keeps
@@ -153,7 +165,12 @@ report_script() {
     esac
 }
 
-# running: the scripts of the pool still running (the alone chain is not one of them).
+# The Catch2 binaries one after another (they share the GPU with the scripts, not with each
+# other), beside the scripts: on an H200, run before them, they took 50-86 s of make test's.
+{ for binary in "$BUILD"/tests/*; do [[ -x $binary && -f $binary ]] && run_binary "$binary"; done; } &
+
+# running: the scripts of the pool still running, the Catch2 chain among them (the alone chain
+# is not one of them).
 running() { jobs -rp | grep -cvx "$alone_chain"; }
 for script in "${together[@]}"; do
     while (($(running) >= jobs_max)); do wait -n; collect; done

@@ -4,7 +4,8 @@
 # each (indented under it), and its last lines; the closing counts and a failing exit status.
 # CI's excerpt shows only this report, so what it keeps is what a failure on CI can say. And the
 # quiet lock: an "alone" script starts beside the others and gets the lock once they have ended,
-# though one of them left a process behind.
+# though one of them left a process behind. A made-up Catch2 binary runs beside the scripts, its
+# output shown and its test cases counted, the [gpu] ones skipped (no GPU in the made-up tree).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
@@ -25,10 +26,22 @@ echo "      a detail of a passing check"
 echo "FAIL  fourth"
 exit 1
 EOF
-printf '#!/usr/bin/env bash\nsleep 2\necho "ended $(date +%%s.%%N)"\n' >"$work/tests/scripts/slow.sh"
+printf '#!/usr/bin/env bash\necho "started $(date +%%s.%%N)"\nsleep 2\necho "ended $(date +%%s.%%N)"\n' >"$work/tests/scripts/slow.sh"
 printf '#!/usr/bin/env bash\nsleep 30 >/dev/null 2>&1 &\necho "left a process behind"\n' >"$work/tests/scripts/lingering.sh"
 printf '#!/usr/bin/env bash\n# test: alone\necho "started $(date +%%s.%%N)"\nflock -s "$TEST_QUIET_LOCK" true\necho "quiet $(date +%%s.%%N)"\n' \
     >"$work/tests/scripts/timer.sh"
+cat >"$work/build/tests/unit" <<'EOF'
+#!/usr/bin/env bash
+if [[ $1 == --list-tests ]]; then
+    [[ $2 == "[gpu]" ]] && echo "1 matching test case" || echo "2 matching test cases"
+    exit 0
+fi
+echo "started with $*"
+sleep 1
+echo "ended $(date +%s.%N)"
+echo "All tests passed (4 assertions in 2 test cases)"
+EOF
+chmod +x "$work/build/tests/unit"
 # (A time limit: a quiet lock never let go would leave the alone script waiting for good.)
 (cd "$work" && TEST_JOBS=2 TEST_LOGS="$work/logs" timeout 60 bash tests/run.sh) >"$work/out.txt" 2>&1
 status=$?
@@ -42,10 +55,15 @@ check "each failed check comes with the lines that explain it" \
     test "$(sed -n '/^FAIL  broken/,/--- the last lines/p' "$work/out.txt" | sed '1d;$d')" == \
     "$(printf '      FAIL  second\n            why the second failed\n      FAIL  fourth')"
 check "then its last lines" grep -qx '      ok    third' "$work/out.txt"
-check "the counts" grep -qx '4 passed, 1 failed, 1 skipped' "$work/out.txt"
+check "the counts, the Catch2 binary's test cases among them" grep -qx '6 passed, 1 failed, 2 skipped' "$work/out.txt"
+check "the Catch2 binary's output is shown, its [gpu] tests left out" \
+    test "$(grep -A1 '^== unit$' "$work/out.txt" | sed -n 2p)" == "started with ~[gpu]"
 # time_of SCRIPT WORD: the time the script's log line "WORD <seconds>" gives.
 time_of() { sed -n "s/^$2 //p" "$work/logs/$1.log"; }
 slow_ended=$(time_of slow.sh ended) timer_started=$(time_of timer.sh started) quiet=$(time_of timer.sh quiet)
+unit_ended=$(sed -n 's/^ended //p' "$work/out.txt") slow_started=$(time_of slow.sh started)
+check "the Catch2 binary ran beside the scripts (a script started at $slow_started, before it ended at $unit_ended)" \
+    awk -v a="$slow_started" -v b="$unit_ended" 'BEGIN { exit !(a != "" && a < b) }'
 check "the alone script started beside the others ($timer_started, before $slow_ended)" \
     awk -v a="$timer_started" -v b="$slow_ended" 'BEGIN { exit !(a != "" && a < b) }'
 check "and got the quiet lock once they had ended, the process left behind holding nothing ($quiet)" \
