@@ -184,4 +184,11 @@ status=$?
 check "a reference solution wrong on a case stops grade.sh (status $status: $(tail -1 "$work/screen-wrong.txt" | cut -c1-150))" \
     bash -c "(($status == 1)) && grep -q 'the reference solution of labcpu fails its own check (exit 1: b .*FAIL' '$work/screen-wrong.txt' &&
              ! grep -q 'batch 1 of good' '$work/out-wrong-2/grading.log'"
+# The binary built for it is kept (GRADE_TEMPLATE_CACHE, under the key of its sources and the
+# solution): a run into another folder takes it, and it fails the same way. (The run above,
+# with another solution in the same course, was not served the binary of the one before it.)
+grade_labcpu "$course" "$work/subs-wrong" "$work/out-wrong-3" >"$work/screen-again.txt" 2>&1
+check "another run takes the kept reference binary, which fails alike" bash -c \
+    "grep -qx '  the reference solution of labcpu: kept from an earlier run' '$work/screen-again.txt' &&
+     grep -q 'the reference solution of labcpu fails its own check (exit 1: b .*FAIL' '$work/screen-again.txt'"
 finish
