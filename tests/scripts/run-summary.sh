@@ -26,7 +26,8 @@ echo "      a detail of a passing check"
 echo "FAIL  fourth"
 exit 1
 EOF
-printf '#!/usr/bin/env bash\necho "started $(date +%%s.%%N)"\nsleep 2\necho "ended $(date +%%s.%%N)"\n' >"$work/tests/scripts/slow.sh"
+# (A long one, started first: the Catch2 binary, which holds one of the two jobs, runs beside it.)
+printf '#!/usr/bin/env bash\n# test: long\necho "started $(date +%%s.%%N)"\nsleep 2\necho "ended $(date +%%s.%%N)"\n' >"$work/tests/scripts/slow.sh"
 printf '#!/usr/bin/env bash\nsleep 30 >/dev/null 2>&1 &\necho "left a process behind"\n' >"$work/tests/scripts/lingering.sh"
 printf '#!/usr/bin/env bash\n# test: alone\necho "started $(date +%%s.%%N)"\nflock -s "$TEST_QUIET_LOCK" true\necho "quiet $(date +%%s.%%N)"\n' \
     >"$work/tests/scripts/timer.sh"
