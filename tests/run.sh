@@ -117,7 +117,7 @@ run_binary() {
         ((gpu_skipped > 0)) && echo "SKIP  $name: $gpu_skipped GPU test cases (no CUDA device)" >>"$log"
         filter=("~[gpu]")
         if [[ $(count_tests "$binary" "~[gpu]") == 0 ]]; then
-            echo "0 0 $gpu_skipped" >"$log-done"
+            echo "0 0 $gpu_skipped" >"$log-done.partial" && mv -- "$log-done.partial" "$log-done"
             return
         fi
     fi
@@ -136,12 +136,12 @@ run_binary() {
     ((status != 0 && f == 0)) && f=1
     # A binary that failed, or died before its summary, is named, with its last words.
     if ((f > 0)); then
-        {
-            echo "FAIL  $name (exit $status): $f failed test case(s); its last lines:"
-            tail -5 "$log" | sed 's/^/      /'
-        } >>"$log"
+        local last
+        last=$(tail -5 "$log" | sed 's/^/      /')
+        printf 'FAIL  %s (exit %s): %s failed test case(s); its last lines:\n%s\n' "$name" "$status" "$f" "$last" >>"$log"
     fi
-    echo "$p $f $((s + gpu_skipped))" >"$log-done"
+    # Whole or not at all: collect may look while the chain goes on to the next binary.
+    echo "$p $f $((s + gpu_skipped))" >"$log-done.partial" && mv -- "$log-done.partial" "$log-done"
 }
 
 # report_script NAME STATUS SECONDS CPU LOG: its line, and for a failure its failed checks first,
