@@ -72,6 +72,14 @@ for number in "$wall" "$nproc" "$fsize" "$nofile" ${cpu:+"$cpu"} ${uid:+"$uid"};
     [[ $number =~ ^[0-9]+$ ]] || die_usage "'$number' is not a whole number"
 done
 [[ -z $cpus || $cpus =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]] || die_usage "--cpus must be a CPU list like 0-3 or 4,5, not '$cpus'"
+cpu_count=1  # how many CPUs the run may use: those --cpus names, else it counts as one
+if [[ -n $cpus ]]; then
+    cpu_count=0
+    for range in ${cpus//,/ }; do
+        ((10#${range#*-} >= 10#${range%-*})) || die_usage "--cpus: the range $range runs backwards"
+        cpu_count=$((cpu_count + 10#${range#*-} - 10#${range%-*} + 1))
+    done
+fi
 [[ -z $uid || $EUID == 0 ]] || die_usage "--uid needs root"
 [[ $namespaces == no || $EUID == 0 ]] || die_usage "--namespaces needs root"
 # The box and the folders to hide (those that exist) as real paths, in one process: bubblewrap
@@ -85,12 +93,7 @@ box=${real[0]} hidden=("${real[@]:1}")
 # The CPU time a process may use: what one thread uses in the wall clock, or, on CPUs of its own
 # (--cpus: a timed run, which may use them all, as lab 7's OpenMP parts use --threads 4), what
 # they all do. A timed run's CPU parts on 4 threads took 30 s of CPU in 9 s under the wall's 30.
-cpu_count() {  # cpu_count LIST: how many CPUs a list like 0-3,8 names
-    local range count=0
-    for range in ${1//,/ }; do count=$((count + ${range#*-} - ${range%-*} + 1)); done
-    echo "$count"
-}
-cpu=${cpu:-$(((wall + 5) * $([[ -n $cpus ]] && cpu_count "$cpus" || echo 1)))}
+cpu=${cpu:-$(((wall + 5) * cpu_count))}
 
 # A fresh private home and temporary folder in the box, the sandbox user's own. An earlier
 # command may have left anything there (a link to /etc, say): remove it, never follow it.

@@ -68,6 +68,11 @@ test_isolation() {
         cpu_limits+=" $(cat "$work/out.txt")"
     done
     check "the CPU-time limit is 12 s a CPU it runs on (none, 1 and 3 CPUs:$cpu_limits)" test "$cpu_limits" == " 12 12 36"
+    "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --cpus 0,3-1 "${options[@]}" -- /bin/true \
+        2>"$work/err.txt"
+    local refused=$?
+    check "a CPU range that runs backwards is refused (status $refused: $(cat "$work/err.txt"))" \
+        bash -c "(($refused == 2)) && grep -q 'the range 3-1 runs backwards' '$work/err.txt'"
 
     # 255 is an exit status, not a signal (128 + 127): compute-sanitizer's own failures end so.
     "$SANDBOX" --isolation "$isolation" --box "$box" --status "$work/status.tsv" --wall 10 "${options[@]}" -- /bin/sh -c 'exit 255'
