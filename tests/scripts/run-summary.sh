@@ -5,7 +5,8 @@
 # CI's excerpt shows only this report, so what it keeps is what a failure on CI can say. And the
 # quiet lock: an "alone" script starts beside the others and gets the lock once they have ended,
 # though one of them left a process behind. A made-up Catch2 binary runs beside the scripts, its
-# output shown and its test cases counted, the [gpu] ones skipped (no GPU in the made-up tree).
+# output shown and its test cases counted, the [gpu] ones skipped (no GPU in the made-up tree);
+# another dies before its summary.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
@@ -42,7 +43,17 @@ sleep 1
 echo "ended $(date +%s.%N)"
 echo "All tests passed (4 assertions in 2 test cases)"
 EOF
-chmod +x "$work/build/tests/unit"
+# And one that dies before its summary: a failure, named, with its last words.
+cat >"$work/build/tests/crashing" <<'EOF'
+#!/usr/bin/env bash
+if [[ $1 == --list-tests ]]; then
+    [[ $2 == "[gpu]" ]] && echo "0 matching test cases" || echo "1 matching test case"
+    exit 0
+fi
+echo "the last words before the crash"
+kill -ABRT $$
+EOF
+chmod +x "$work/build/tests/unit" "$work/build/tests/crashing"
 # (A time limit: a quiet lock never let go would leave the alone script waiting for good.)
 (cd "$work" && TEST_JOBS=2 TEST_LOGS="$work/logs" timeout 60 bash tests/run.sh) >"$work/out.txt" 2>&1
 status=$?
@@ -56,7 +67,10 @@ check "each failed check comes with the lines that explain it" \
     test "$(sed -n '/^FAIL  broken/,/--- the last lines/p' "$work/out.txt" | sed '1d;$d')" == \
     "$(printf '      FAIL  second\n            why the second failed\n      FAIL  fourth')"
 check "then its last lines" grep -qx '      ok    third' "$work/out.txt"
-check "the counts, the Catch2 binary's test cases among them" grep -qx '6 passed, 1 failed, 2 skipped' "$work/out.txt"
+check "the counts, the Catch2 binaries' test cases among them" grep -qx '6 passed, 2 failed, 2 skipped' "$work/out.txt"
+check "a Catch2 binary that dies before its summary is a failure, with its last words" bash -c \
+    "grep -qx 'FAIL  crashing (exit 134): 1 failed test case(s); its last lines:' '$work/out.txt' &&
+     grep -qx '      the last words before the crash' '$work/out.txt'"
 check "the Catch2 binary's output is shown, its [gpu] tests left out" \
     test "$(grep -A1 '^== unit$' "$work/out.txt" | sed -n 2p)" == "started with ~[gpu]"
 # time_of SCRIPT WORD: the time the script's log line "WORD <seconds>" gives.
