@@ -6,7 +6,9 @@
 # that never ends is retired once the time limit stopped it on three, while the other runner
 # takes the rest of the class through the public cases; a part whose first timing was slow is
 # timed a second time and the better time counts, and a program that keeps its first timing's
-# answers to hand them in again in the second earns nothing by it.
+# answers to hand them in again in the second earns nothing by it. And a reference solution
+# with a fault: wrong on a case, or on the inputs of the timed runs, it stops grading before any
+# run is timed; dying in the runs that time it, it leaves the students' labs to grade again.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
@@ -162,20 +164,31 @@ rm -f /tmp/kept-[ab]-* /var/tmp/kept-[ab]-* /dev/shm/kept-[ab]-* /run/lock/kept-
 check "no other student was timed again" \
     test "$(ls -d "$out"/students/*/labcpu/runs/*/second-timing 2>/dev/null | grep -vc -e /unlucky/ -e /replayer/)" == 0
 
-# A reference solution right on every case's checked run and wrong on the inputs of every timed
-# run (tests/grading/fixtures/labcpu-reference-wrong-when-timed): its own check fails where the
-# references of the checked timed runs are made, beside round 1, and grade.sh stops, saying so,
-# before the timed runs (the lab's timed case, big, runs in round 3).
+# A reference solution with a fault (tests/grading/fixtures/labcpu-reference-faulty). Right on
+# every case's checked run and wrong on the inputs of every timed run: its own check fails where
+# the references of the checked timed runs are made, beside round 1, and grade.sh stops, saying
+# so, before the timed runs (the lab's timed case, big, runs in round 3).
 course=$work/course-wrong out=$work/out-wrong
 make_labcpu_course "$course"
-cp "$fixtures/labcpu-reference-wrong-when-timed/work.cpp" "$course/solutions/labcpu/"
+cp "$fixtures/labcpu-reference-faulty/work.cpp" "$course/solutions/labcpu/"
 mkdir -p "$work/subs-wrong/good" && cp "$fixtures/labcpu-solution/work.cpp" "$work/subs-wrong/good/"
-grade_labcpu "$course" "$work/subs-wrong" "$out" >"$work/screen-wrong.txt" 2>&1
+LABCPU_REFERENCE_FAULT=timed-inputs grade_labcpu "$course" "$work/subs-wrong" "$out" >"$work/screen-wrong.txt" 2>&1
 status=$?
 check "a reference solution wrong on the timed runs' inputs stops grade.sh (status $status: $(tail -1 "$work/screen-wrong.txt"))" \
     bash -c "(($status == 1)) && grep -q 'the reference solution fails labcpu on the inputs of a timed run' '$work/screen-wrong.txt'"
 check "its log says which check failed" grep -q 'exited 1: .*FAIL' "$out/.grader/reference-checked-labcpu.log"
 check "and no run was timed" bash -c "! grep -qE 'batch [0-9]+ of good labcpu \\(big|the machine is quiet' '$out/grading.log'"
+# Dying in the runs that time it: the grading goes on and says why, and the student's lab is left
+# not graded (state not-run, not done: --resume grades it again), saying so, not scored as theirs.
+LABCPU_REFERENCE_FAULT=timing grade_labcpu "$course" "$work/subs-wrong" "$work/out-untimed" >"$work/screen-untimed.txt" 2>&1
+status=$?
+check "a reference that dies when timed: grading goes on and says so (status $status)" bash -c \
+    "(($status == 0)) && grep -q 'timing the reference solution on GPU 0 failed for labcpu (exit 134' '$work/screen-untimed.txt'"
+untimed=$work/out-untimed/students/good/labcpu
+lab_record=$(grep 'record=lab' "$untimed/score.tsv" 2>/dev/null | tr '\t' ' ')
+check "and the student's lab is left to grade again, saying why, not done ($lab_record)" bash -c \
+    "grep 'record=lab' '$untimed/score.tsv' | grep 'state=not-run' | grep -q 'note=cases not run: the reference solution could not be timed on GPU 0' &&
+     [[ ! -e '$untimed/done' ]]"
 # One wrong on its checked runs too (a student's part b that squares wrongly): the case outputs'
 # run fails its own check, and grade.sh stops before any student runs.
 cp "$fixtures/labcpu-students/wrong-b/work.cpp" "$course/solutions/labcpu/"
