@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "output_sample.hpp"
 #include "run_evidence.hpp"
+#include "scoring.hpp"
 
 unsigned long long made_first_up_to(unsigned long long students, unsigned long long side_by_side) {
     return 2 * std::max(1ull, students) * std::max(1ull, side_by_side);
@@ -40,4 +42,38 @@ std::set<CheckedRun> missing_checked_run_references(const LabPlan& plan, const s
         }
     }
     return needed;
+}
+
+std::vector<std::string> keep_checked_run_samples(const LabPlan& plan, const std::vector<CheckedRun>& runs,
+                                                  const std::string& work, const std::string& reference,
+                                                  uint64_t seed, size_t at_most) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> problems;
+    for (const auto& [case_name, index, part] : runs) {
+        const std::string name = case_name + ".run" + std::to_string(index);
+        const std::string what = case_name + " part " + part + ", timed run " + std::to_string(index) + ": ";
+        // A reference run is a folder holding out/ (scoring.hpp, reference_run_problem).
+        const fs::path run = fs::path(work) / (".keep-" + name);
+        std::error_code error;
+        fs::remove_all(run, error);
+        fs::create_directories(run, error);
+        fs::rename(fs::path(work) / name, run / "out", error);
+        OutputArray whole;
+        std::string problem = reference_run_problem(run.string(), plan, true, part, &whole);
+        if (problem.empty() && whole.values.empty()) problem = "the reference run sat the part out: nothing to sample";
+        try {
+            if (problem.empty()) {
+                OutputSample sample = sample_output(whole, at_most, seed);
+                if (sample.positions.empty()) throw std::runtime_error("the reference output bounds no element");
+                const fs::path kept = fs::path(reference) / checked_run_sample(case_name, part, index);
+                fs::create_directories(kept.parent_path());
+                write_output_sample(kept.string(), sample);
+            }
+        } catch (const std::exception& e) {
+            problem = e.what();
+        }
+        if (!problem.empty()) problems.push_back(what + problem);
+        fs::remove_all(run, error);
+    }
+    return problems;
 }

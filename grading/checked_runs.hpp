@@ -3,9 +3,11 @@
 // the reference solution on the same inputs (--data-index) and keeps a sample of its output as
 // <reference>/<case>/run<index>/out/<part>.sample, which scoring compares them with.
 #pragma once
+#include <cstdint>
 #include <set>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "lab_plan.hpp"
 
@@ -39,3 +41,12 @@ unsigned long long made_first_up_to(unsigned long long students, unsigned long l
 std::set<CheckedRun> missing_checked_run_references(const LabPlan& plan, const std::string& reference,
                                                     const std::string& student_dir, unsigned long long students,
                                                     unsigned long long side_by_side = 1);
+
+// Keeps the reference's output of each of `runs`, made into WORK by a run of
+// make_checked_run_cases_file's lines (WORK/CASE.run<INDEX>/results.tsv and the output), as a
+// sample under REFERENCE (checked_run_sample): at most `at_most` positions among those the run
+// bounded, drawn from the secret seed. Each is checked first, in the same read, as a reference
+// run with bounds. Returns what is wrong, a line for each run it could not keep.
+std::vector<std::string> keep_checked_run_samples(const LabPlan& plan, const std::vector<CheckedRun>& runs,
+                                                  const std::string& work, const std::string& reference,
+                                                  uint64_t seed, size_t at_most = 65536);

@@ -217,10 +217,9 @@ load_secrets() {
     if [[ $LEADERBOARD == yes ]]; then LEADERBOARD_SALT=$(draw_secret leaderboard-salt) || exit 1; fi
 }
 
-# Every lab's plan, from its manifest through `grader plan` (which checks the manifest).
-# CASE_LIMIT[LAB/CASE], a case's time limit in this run: the manifest's, or --time-limit when
-# lower (grader plan applies it, grading/run_ledger.hpp; the student's runs' walls: runs.sh, ledger).
-declare -A LAB_FILES=() LAB_PARTS=() LAB_CASES=() LAB_PERF_CASES=() LAB_NEEDS_PTX=() CASE_ARGS=() CASE_LIMIT=()
+# Every lab's plan, from its manifest through `grader plan` (which checks the manifest). A case's
+# arguments and time limit in this run are the grader's to write (runs.sh, cases_file).
+declare -A LAB_FILES=() LAB_PARTS=() LAB_CASES=() LAB_PERF_CASES=() LAB_NEEDS_PTX=()
 declare -A SANITIZE_CASE=() SANITIZE_TOOLS=() SHARED_FILE_NAMES=() LAB_TITLE=() REFERENCE_DIR=()
 # The cases of each round by kind (LAB/public-untimed, public-timed, hidden-untimed,
 # hidden-timed) and what a student x lab runs in each (LAB/ROUND: "UNTIMED TIMED" processes):
@@ -256,8 +255,7 @@ load_lab_plans() {
                 parts) LAB_PARTS[$lab]=$a ;;
                 perf) LAB_PERF_CASES[$lab]=$a ;;
                 ptx) LAB_NEEDS_PTX[$lab]=$a ;;
-                case)
-                    LAB_CASES[$lab]+="${LAB_CASES[$lab]:+ }$a"; CASE_LIMIT[$lab/$a]=$b; CASE_ARGS[$lab/$a]=$d ;;
+                case) LAB_CASES[$lab]+="${LAB_CASES[$lab]:+ }$a" ;;
                 sanitize) SANITIZE_CASE[$lab]=$a; SANITIZE_TOOLS[$lab]=$c ;;
                 round) ROUND_CASES[$lab/$a]=$b ;;
                 work) ROUND_WORK[$lab/$a]="$b $c" ;;

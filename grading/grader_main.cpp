@@ -1,9 +1,9 @@
 // grading/bin: the C++ half of the grader (grading/README.md). grading/grade.sh runs the
 // builds and the sandboxed cases; this tool decides and reports:
 //   plan, ledger, submissions, lab-files, scan-includes, scan-build, scan-symbols,
-//   scan-forbidden, headers, check-reference, checked-runs, compact-reference, check, score,
-//   time-again, report, gradebook, similarity, class-report, leaderboard, gpus, cpu-sets,
-//   gpu-suspect, progress, timing.
+//   scan-forbidden, headers, check-reference, checked-runs, cases-file, keep-checked-runs,
+//   check, score, time-again, report, gradebook, similarity, class-report, leaderboard, gpus,
+//   cpu-sets, gpu-suspect, progress, timing.
 // Every command reads the lab's manifest through common/manifest.cpp.
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "cases_file.hpp"
 #include "atomic_file.hpp"
 #include "checked_runs.hpp"
 #include "class_report.hpp"
@@ -472,11 +473,28 @@ int cmd_scan_forbidden(int argc, char** argv) {
     return 0;
 }
 
+// A checked timed run as grade.sh names it, CASE/INDEX/PART.
+std::string checked_run_item(const CheckedRun& run) {
+    const auto& [case_name, index, part] = run;
+    return case_name + "/" + std::to_string(index) + "/" + part;
+}
+std::vector<CheckedRun> checked_run_items(const std::string& words) {
+    std::vector<CheckedRun> runs;
+    for (const std::string& item : split_words(words)) {
+        const size_t first = item.find('/'), second = item.find('/', first + 1);
+        const std::string index = second == std::string::npos ? "" : item.substr(first + 1, second - first - 1);
+        if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos)
+            fail(exit_code::bad_usage, "a checked timed run is CASE/INDEX/PART, not '" + item + "'");
+        runs.emplace_back(item.substr(0, first), std::stoull(index), item.substr(second + 1));
+    }
+    return runs;
+}
+
 // The timed runs whose reference outputs a student's evidence needs before it can be scored
 // (checked_runs.hpp says which). grade.sh makes them with the reference solution (--data-index,
 // --part) and then scores.
 int cmd_checked_runs(int argc, char** argv) {
-    ArgParser args("grader checked-runs", "Prints CASE<TAB>INDEX<TAB>PART for each checked timed run whose reference output is missing.");
+    ArgParser args("grader checked-runs", "Prints CASE/INDEX/PART for each checked timed run whose reference output is missing.");
     lab_options(args);
     args.option("dir", "DIR", "", "the student's folder for this lab");
     args.option("reference", "DIR", "", "the reference outputs, a folder per case");
@@ -490,7 +508,7 @@ int cmd_checked_runs(int argc, char** argv) {
         plan, args.text("reference"), args.text("dir"),
         static_cast<unsigned long long>(args.integer("class-size", 0, 1ll << 30)),
         static_cast<unsigned long long>(args.integer("side-by-side", 1, 1024)));
-    for (const auto& [case_name, index, part] : needed) std::printf("%s\t%llu\t%s\n", case_name.c_str(), index, part.c_str());
+    for (const CheckedRun& run : needed) std::printf("%s\n", checked_run_item(run).c_str());
     return 0;
 }
 
@@ -526,38 +544,73 @@ int cmd_check_outputs(int argc, char** argv) {
     return 0;
 }
 
-// Keeps a sample of a reference run's output of one part (output_sample.hpp): <part>.sample
-// beside it, and the whole output removed. The run is checked first, as check-reference
-// --with-bounds --part checks it, in the same read: what is wrong is printed, exit 1.
-int cmd_compact_reference(int argc, char** argv) {
-    ArgParser args("grader compact-reference",
-                   "Checks a reference run of one part and replaces its output by a sample of it (the reference of a checked timed run).");
+// The cases file of one process of the grading run (cases_file.hpp), and what it runs, a line
+// each: its cases, or with --for checked-runs the runs whose sample was still missing (none:
+// no file).
+int cmd_cases_file(int argc, char** argv) {
+    ArgParser args("grader cases-file", "Writes the cases file of one run and prints what it runs, one a line.");
     lab_options(args);
-    args.option("run", "DIR", "", "the reference run folder (out/results.tsv and the outputs)");
-    args.option("part", "PART", "", "the part");
-    args.option("keep", "N", "65536", "positions to keep at most");
-    args.option("seed", "S", "1", "the grading run's secret sample seed");
+    wall_options(args);
+    args.option("for", "USE", "graded", "graded (items CASE/PARTS), reference-outputs, reference-timing (items CASE) "
+                                        "or checked-runs (items CASE/INDEX/PART)");
+    args.option("items", "LIST", "", "what to run, blank-separated");
+    args.option("out", "FILE", "", "the cases file");
+    args.option("reference", "DIR", "", "checked-runs: the reference outputs; a run whose sample is there is left out");
+    args.option("seed", "S", "1", "checked-runs: the grading run's secret sample seed");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
-    const std::string part = args.text("part"), out = args.text("run") + "/out";
-    if (part.empty()) fail(exit_code::bad_usage, "--part is required");
-    OutputArray whole;
-    std::string problem = reference_run_problem(args.text("run"), plan, true, part, &whole);
-    if (problem.empty() && whole.values.empty()) problem = "the reference run sat part " + part + " out: nothing to sample";
-    if (!problem.empty()) {
-        std::printf("%s\n", problem.c_str());
-        return 1;
-    }
+    const std::string use = args.text("for"), out = args.text("out");
+    if (out.empty()) fail(exit_code::bad_usage, "--out is required");
+    std::vector<std::string> printed;
+    CasesFile file;
     try {
-        OutputSample sample = sample_output(whole, size_t(args.integer("keep", 1, 1ll << 30)),
-                                            static_cast<uint64_t>(args.integer("seed", 0, 1ll << 62)));
-        if (sample.positions.empty()) fail(exit_code::io_error, "the reference output of part " + part + " bounds no element");
-        write_output_sample(out + "/" + part + ".sample", sample);
-        std::remove((out + "/" + read_run(args.text("run"), plan.part_names()).parts.at(part).output).c_str());
+        if (use == "checked-runs") {
+            std::vector<CheckedRun> missing;
+            for (const CheckedRun& run : checked_run_items(args.text("items"))) {
+                const auto& [case_name, index, part] = run;
+                if (exists(args.text("reference") + "/" + checked_run_sample(case_name, part, index))) continue;
+                missing.push_back(run);
+                printed.push_back(checked_run_item(run));
+            }
+            if (missing.empty()) return 0;
+            file = make_checked_run_cases_file(plan, wall_rules_from(args), missing,
+                                               static_cast<unsigned long long>(args.integer("seed", 0, 1ll << 62)));
+        } else {
+            const std::map<std::string, CasesUse> uses = {{"graded", CasesUse::graded},
+                                                          {"reference-outputs", CasesUse::reference_outputs},
+                                                          {"reference-timing", CasesUse::reference_timing}};
+            if (!uses.count(use)) fail(exit_code::bad_usage, "--for " + use + ": not a use of a cases file");
+            file = make_cases_file(plan, wall_rules_from(args), uses.at(use), split_words(args.text("items")));
+            printed = file.cases;
+        }
+        if (file.lines.empty()) fail(exit_code::bad_usage, "--items names nothing to run");
+        write_cases_file(out, file.lines);
+    } catch (const std::invalid_argument& e) {
+        fail(exit_code::bad_usage, e.what());
     } catch (const std::runtime_error& e) {
         fail(exit_code::io_error, e.what());
     }
+    for (const std::string& line : printed) std::printf("%s\n", line.c_str());
     return 0;
+}
+
+// After the reference's run of a cases file of checked runs: each run's output checked and kept
+// as a sample (checked_runs.hpp); what could not be kept is printed, exit 1.
+int cmd_keep_checked_runs(int argc, char** argv) {
+    ArgParser args("grader keep-checked-runs",
+                   "Checks the reference's outputs of checked timed runs and keeps a sample of each; prints what failed (exit 1).");
+    lab_options(args);
+    args.option("runs", "LIST", "", "the runs, CASE/INDEX/PART, blank-separated (grader cases-file --for checked-runs)");
+    args.option("work", "DIR", "", "where the reference's run wrote them (its --out)");
+    args.option("reference", "DIR", "", "the reference outputs, a folder per case: where the samples go");
+    args.option("keep", "N", "65536", "positions to keep at most");
+    args.option("seed", "S", "1", "the grading run's secret sample seed");
+    args.parse(argc, argv);
+    std::vector<std::string> problems = keep_checked_run_samples(
+        plan_from(args), checked_run_items(args.text("runs")), args.text("work"), args.text("reference"),
+        static_cast<uint64_t>(args.integer("seed", 0, 1ll << 62)), size_t(args.integer("keep", 1, 1ll << 30)));
+    for (const std::string& problem : problems) std::printf("%s\n", problem.c_str());
+    return problems.empty() ? 0 : 1;
 }
 
 // The headers a preprocessed file included, one a line (grade.sh: what the starter includes).
@@ -1035,7 +1088,7 @@ const std::map<std::string, Command>& commands() {
         {"plan", cmd_plan},     {"ledger", cmd_ledger},
         {"scan-includes", cmd_scan_includes}, {"scan-build", cmd_scan_build}, {"scan-symbols", cmd_scan_symbols},
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
-        {"headers", cmd_headers},               {"compact-reference", cmd_compact_reference}, {"check-outputs", cmd_check_outputs},
+        {"headers", cmd_headers},               {"cases-file", cmd_cases_file}, {"keep-checked-runs", cmd_keep_checked_runs}, {"check-outputs", cmd_check_outputs},
         {"check", cmd_check},   {"score", cmd_score},           {"time-again", cmd_time_again},
         {"submissions", cmd_submissions}, {"lab-files", cmd_lab_files}, {"progress", cmd_progress},
         {"timing", cmd_timing}, {"report", cmd_report},

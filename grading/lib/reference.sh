@@ -36,15 +36,13 @@ reference_binary() {
 # on i-j-k's timed runs). It checks every output against the CPU reference, whose bounds it
 # writes: a failed check, or a part that stopped, is an exit status other than 0.
 run_reference() {
-    local lab=$1 dir=$2 gpu=$3 bounds=$4 case_name wall untimed="" status=0
+    local lab=$1 dir=$2 gpu=$3 bounds=$4 case_name wall status=0 use=reference-timing
     shift 4
-    [[ -n $bounds ]] && untimed=" --reps 0 --warmup 0"
+    [[ -n $bounds ]] && use=reference-outputs
     mkdir -p -- "$dir"
     rm -rf -- "$dir/.run" && mkdir -- "$dir/.run"
-    for case_name in "$@"; do
-        printf '%s %s --time-limit %s%s\n' "$case_name" "${CASE_ARGS[$lab/$case_name]}" "${CASE_LIMIT[$lab/$case_name]}" "$untimed"
-    done >"$dir/.run/cases.txt"
-    wall=$(reference_wall "$lab" "$@") || die "grader ledger wall failed for the reference solution of $lab"
+    cases_file "$lab" "$use" "$dir/.run/cases.txt" "$*" >/dev/null &&
+        wall=$(reference_wall "$lab" "$@") || die "cannot write the cases file of the reference solution of $lab"
     reference_binary "$lab" "$gpu" "$wall" "$dir/.run/log.txt" --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"} ||
         status=$?
     for case_name in "$@"; do
@@ -118,7 +116,7 @@ check_binary_in_sandbox() {
 # The references of checked timed runs (a student's driver keeps the outputs of two timed runs
 # of each part, chosen at random: grading/FORMATS.md): the reference solution on the same inputs
 # (`--data-index N --part P`), kept as a sample of at most 65536 positions drawn from SAMPLE_SEED,
-# which no student's process ever sees (grader compact-reference). Once per case, run and part
+# which no student's process ever sees (grader keep-checked-runs). Once per case, run and part
 # for the whole class.
 #
 # make_checked_run_references_first LAB:STUDENTS...: those the grader says to make before any
@@ -168,7 +166,7 @@ side_by_side_runs() {
     ((jobs > 16)) && jobs=16
     echo "$jobs"
 }
-# side_by_side_checked_run_references LINE...: lines of LAB<TAB>CASE<TAB>INDEX<TAB>PART made by
+# side_by_side_checked_run_references LINE...: lines of LAB<TAB>CASE/INDEX/PART made by
 # side_by_side_runs reference runs at once, each a share of the lines (in turn, so that each
 # gets some of every lab's large cases), a lab at a time, the GPUs taken in turn. Their logs are
 # not kept: what one could not make, the caller makes again alone. No timed run goes on
@@ -205,52 +203,34 @@ make_checked_run_references() {
         die "the reference solution fails $lab on the inputs of a timed run (see $PRIVATE/reference-checked-$lab.log)"
 }
 # run_checked_run_references LAB GPU shared|exclusive NEEDED [SHARE]: makes the references NEEDED
-# lists (lines of CASE<TAB>INDEX<TAB>PART) that are still missing, in one run of the reference
-# solution holding the GPU as said, then checks and samples each with the GPU let go, on the
-# CPUs beside the timed runs; fails, keeping its log in $PRIVATE/reference-checked-LAB.log, when
-# one of them could not be made. SHARE names the work folder of one of several side by side
-# (their logs are not kept: what one could not make is made again alone).
+# lists (CASE/INDEX/PART words) that are still missing, in one run of the reference solution
+# holding the GPU as said, then checks and samples them (grader keep-checked-runs) with the GPU
+# let go, on the CPUs beside the timed runs. Fails, keeping its log in
+# $PRIVATE/reference-checked-LAB.log, when one of them could not be made. SHARE names the work
+# folder of one of several side by side (their logs are not kept: the caller makes again alone
+# what one could not make).
 run_checked_run_references() {
-    local lab=$1 gpu=$2 mode=$3 needed=$4 share=${5-} case_name index part wall made=() problem
-    local root=${REFERENCE_DIR[$lab]} work
+    local lab=$1 gpu=$2 mode=$3 share=${5-} root=${REFERENCE_DIR[$1]} work list made=() wall status=0
     work=$root/.checked-runs$share
     rm -rf -- "$work" && mkdir -p -- "$work"
-    while IFS=$'\t' read -r case_name index part; do
-        [[ -n $case_name ]] || continue
-        # Another runner may have made it meanwhile (under the same lock).
-        [[ -e $root/$case_name/run$index/out/$part.sample ]] && continue
-        printf '%s.run%s %s --time-limit %s --data-index %s --reps 0 --check sample --sample-seed %s --part %s\n' \
-            "$case_name" "$index" "${CASE_ARGS[$lab/$case_name]}" "${CASE_LIMIT[$lab/$case_name]}" "$index" "$SAMPLE_SEED" "$part"
-        made+=("$case_name/$index/$part")
-    done <<<"$needed" >"$work/cases.txt"
-    ((${#made[@]})) || { rm -rf -- "$work"; return 0; }
-    wall=$(reference_wall "$lab" "${made[@]%%/*}") || die "grader ledger wall failed for the reference solution of $lab"
-    log "reference outputs of checked timed runs: $lab ${made[*]}"
-    # A failed check (or a stop) keeps none of the run's outputs: the caller makes them again alone.
-    local exit_status=0
-    with_gpu "$mode" "$gpu" reference_binary "$lab" "$gpu" "$wall" "$work/log.txt" --cases "$work/cases.txt" --out "$work" --write-bounds ||
-        exit_status=$?
-    if ((exit_status)); then
-        echo "$lab: the reference run of ${made[*]} exited $exit_status: $(failed_checks "$work/log.txt")" >>"$work/log.txt"
-        [[ -n $share ]] || cp -- "$work/log.txt" "$PRIVATE/reference-checked-$lab.log"
-        rm -rf -- "$work"
-        return 1
-    fi
-    local item check=$work/check status=0
-    for item in "${made[@]}"; do
-        IFS=/ read -r case_name index part <<<"$item"
-        rm -rf -- "$check" && mkdir -p -- "$check"
-        [[ -d $work/$case_name.run$index ]] && mv -- "$work/$case_name.run$index" "$check/out"
-        # Checked and sampled in one read of its output (grader compact-reference).
-        if ! problem=$(beside_timed_runs "$GRADER" compact-reference --manifests "$MANIFESTS" --lab "$lab" --run "$check" \
-            --part "$part" --seed "$SAMPLE_SEED" 2>&1); then
-            echo "$lab $case_name part $part, timed run $index: ${problem:-cannot keep a sample}" >>"$work/log.txt"
-            status=1
-            continue
+    # Only those still missing: another runner may have made some meanwhile (under the same lock).
+    list=$(cases_file "$lab" checked-runs "$work/cases.txt" "$4" --reference "$root" --seed "$SAMPLE_SEED") ||
+        die "cannot write the checked runs' cases file of $lab"
+    [[ -z $list ]] || mapfile -t made <<<"$list"
+    if ((${#made[@]})); then
+        wall=$(reference_wall "$lab" "${made[@]%%/*}") || die "grader ledger wall failed for the reference solution of $lab"
+        log "reference outputs of checked timed runs: $lab ${made[*]}"
+        with_gpu "$mode" "$gpu" reference_binary "$lab" "$gpu" "$wall" "$work/log.txt" --cases "$work/cases.txt" \
+            --out "$work" --write-bounds || status=$?
+        # A failed check (or a stop) keeps none of the run's outputs.
+        if ((status)); then
+            echo "$lab: the reference run of ${made[*]} exited $status: $(failed_checks "$work/log.txt")" >>"$work/log.txt"
+        else
+            beside_timed_runs "$GRADER" keep-checked-runs --manifests "$MANIFESTS" --lab "$lab" --runs "${made[*]}" \
+                --work "$work" --reference "$root" --seed "$SAMPLE_SEED" >>"$work/log.txt" 2>&1 || status=1
         fi
-        mkdir -p -- "$root/$case_name/run$index/out" && mv -- "$check/out/$part.sample" "$root/$case_name/run$index/out/"
-    done
-    [[ -n $share ]] || cp -- "$work/log.txt" "$PRIVATE/reference-checked-$lab.log"
+        [[ -n $share ]] || cp -- "$work/log.txt" "$PRIVATE/reference-checked-$lab.log"
+    fi
     rm -rf -- "$work"
-    return $status
+    ((status == 0))
 }

@@ -127,72 +127,37 @@ beside_timed_runs() {
     if [[ -n $BESIDE_CPUS ]]; then taskset -c "$BESIDE_CPUS" "$@"; else "$@"; fi
 }
 
-# run_parts SLOT GPU STUDENT LAB CASE PART: one sandboxed process running PART alone on CASE;
-# its evidence goes to runs/CASE/PART. Fails, running nothing, when the budget is spent.
-run_parts() {
-    local slot=$1 gpu=$2 student=$3 lab=$4 case_name=$5 part=$6
-    local dir=$OUT/students/$student/$lab box
-    local evidence=$dir/runs/$case_name/$part limit args wall
-    rm -rf -- "$evidence"
-    limit=${CASE_LIMIT[$lab/$case_name]}
-    if ! wall=$(ledger wall --for part --cases "$case_name"); then
-        ledger not-run --dir "$dir" --folders "runs/$case_name/$part"
-        return 1
-    fi
-    mkdir -p -- "$evidence"
-    box=$(fresh_box "$slot" "$student" "$lab")
-    read -ra args <<<"${CASE_ARGS[$lab/$case_name]}"
-    local cpus
-    cpus=$(timed_cpus)
-    "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$evidence/sandbox.tsv" --stdout "$evidence/stdout.txt" \
-        --stderr "$evidence/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" ${cpus:+--cpus "$cpus"} \
-        --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
-        "./build/bin/$lab-graded" "${args[@]}" --out run-out --time-limit "$limit" --part "$part"
-    after_run "$evidence/sandbox.tsv" "run $student $lab $case_name $part"
-    collect_outputs "$box" run-out "$evidence/out"
-    rm -rf -- "$box"
-    trim_logs "$evidence/stdout.txt" "$evidence/stderr.txt"
+# cases_file LAB USE FILE ITEMS [OPTION...]: FILE, the cases file of one run of ITEMS (grader
+# cases-file, grading/cases_file.hpp: every graded process of a case gets the same line, so a
+# program cannot tell a sanitizer's run from a graded one by its arguments); prints what it runs.
+cases_file() {
+    "$GRADER" cases-file --manifests "$MANIFESTS" --lab "$1" --grading-seed "$GRADING_SEED" \
+        ${TIME_LIMIT_CAP:+--time-limit "$TIME_LIMIT_CAP"} --for "$2" --out "$3" --items "$4" "${@:5}"
 }
 
-# case_line LAB CASE PARTS: the line of a cases file that runs PARTS (comma-separated) on CASE,
-# as every graded process of the case runs it (a batch, and the sanitizers: so a program cannot
-# tell the sanitizer's run from a graded one by its arguments).
-case_line() { printf '%s %s --time-limit %s --part %s' "$2" "${CASE_ARGS[$1/$2]}" "${CASE_LIMIT[$1/$2]}" "$3"; }
-
-# write_cases_file BOX SLOT LINE...: BOX/cases.txt, written as the grader (never through a link
-# the folder might hold) and lent to the sandbox uid of SLOT.
-write_cases_file() {
-    local box=$1 slot=$2
-    shift 2
-    rm -rf -- "$box/cases.txt"
-    (set -o noclobber && printf '%s\n' "$@" >"$box/cases.txt") || return 1
-    lend_box "$box/cases.txt" "$slot"
-}
-
-# run_batch SLOT GPU STUDENT LAB FOLDER CASE/PART...: one sandboxed process running the given
-# parts of the given cases, through a cases file; the evidence of each case goes to
-# runs/CASE/FOLDER (batch-N, or second-timing: time_again; the process's end and logs are copied
-# to each). Fails, running nothing, when the budget is spent.
+# run_batch SLOT GPU STUDENT LAB KIND FOLDER CASE/PART...: one sandboxed process running the
+# given parts of the given cases; the evidence of each case goes to runs/CASE/FOLDER (its end
+# and logs copied to each). KIND, the ledger's: batch (FOLDER batch-N), part (one part alone,
+# FOLDER the part) or second-timing (time_again). Fails, running nothing, when the budget is spent.
 SECOND_TIMING=second-timing  # grading/run_evidence.hpp, kSecondTiming: the folder and the ledger's kind
 run_batch() {
-    local slot=$1 gpu=$2 student=$3 lab=$4 folder=$5
-    shift 5
-    local dir=$OUT/students/$student/$lab box
-    local cases=() pair case_name wall
-    local -A parts_of=()
-    for pair in "$@"; do
-        case_name=${pair%%/*}
-        [[ -n ${parts_of[$case_name]+x} ]] || cases+=("$case_name")
-        parts_of[$case_name]+="${parts_of[$case_name]:+,}${pair#*/}"
-    done
-    # A second timing is the grader's choice: the ledger neither limits it nor spends it.
-    local kind=batch what="${folder/-/ } of $student $lab (${cases[*]})"
-    [[ $folder == "$SECOND_TIMING" ]] && kind=$SECOND_TIMING what="second timing of $student $lab ($*)"
-    wall=$(ledger wall --for "$kind" --cases "${cases[*]}") || return 1
+    local slot=$1 gpu=$2 student=$3 lab=$4 kind=$5 folder=$6
+    shift 6
+    local dir=$OUT/students/$student/$lab box cases=() case_name wall what cpus
     box=$(fresh_box "$slot" "$student" "$lab")
-    local lines=() cpus
-    for case_name in "${cases[@]}"; do lines+=("$(case_line "$lab" "$case_name" "${parts_of[$case_name]}")"); done
-    write_cases_file "$box" "$slot" "${lines[@]}" || die "cannot write the cases file of $student $lab"
+    mapfile -t cases < <(cases_file "$lab" graded "$box/cases.txt" "$*") && ((${#cases[@]})) ||
+        die "cannot write the cases file of $student $lab"
+    lend_box "$box/cases.txt" "$slot"
+    # A second timing is the grader's choice: the ledger neither limits it nor spends it.
+    if ! wall=$(ledger wall --for "$kind" --cases "${cases[*]}"); then
+        rm -rf -- "$box"
+        return 1
+    fi
+    case $kind in
+        batch) what="${folder/-/ } of $student $lab (${cases[*]})" ;;
+        part) what="run $student $lab ${1%%/*} $folder" ;;
+        *) what="second timing of $student $lab ($*)" ;;
+    esac
     local run=$dir/runs/.$folder
     rm -rf -- "$run" && mkdir -p -- "$run"
     cpus=$(timed_cpus)
@@ -225,16 +190,15 @@ run_group() {
         mapfile -t pending < <(ledger pending --dir "$dir" --pairs "${pending[*]}")
         ((${#pending[@]})) || break
         n=$((n + 1))
-        if ! run_batch "$slot" "$gpu" "$student" "$lab" "batch-$n" "${pending[@]}"; then
+        if ! run_batch "$slot" "$gpu" "$student" "$lab" batch "batch-$n" "${pending[@]}"; then
             ledger not-run --dir "$dir" --folders "${pending[*]/#/runs/}"
             return 0
         fi
         # What the batch left without a record: the part it was running when it died, then the rest.
         mapfile -t pending < <(ledger after-batch --dir "$dir" --batch "$n" --pairs "${pending[*]}")
         ((${#pending[@]})) || break
-        if ! run_parts "$slot" "$gpu" "$student" "$lab" "${pending[0]%%/*}" "${pending[0]#*/}"; then
-            local rest=("${pending[@]:1}")
-            ((${#rest[@]} == 0)) || ledger not-run --dir "$dir" --folders "${rest[*]/#/runs/}"
+        if ! run_batch "$slot" "$gpu" "$student" "$lab" part "${pending[0]#*/}" "${pending[0]}"; then
+            ledger not-run --dir "$dir" --folders "${pending[*]/#/runs/}"
             return 0
         fi
         ledger stops --case "${pending[0]%%/*}" --run "$dir/runs/${pending[0]}" --part "${pending[0]#*/}"
@@ -270,7 +234,8 @@ run_sanitizers() {
         fi
         mkdir -p -- "$evidence"
         box=$(fresh_box "$slot" "$student" "$lab")
-        write_cases_file "$box" "$slot" "$(case_line "$lab" "$case_name" "$parts")" || die "cannot write the cases file of $student $lab"
+        cases_file "$lab" graded "$box/cases.txt" "$case_name/$parts" >/dev/null || die "cannot write the cases file of $student $lab"
+        lend_box "$box/cases.txt" "$slot"
         # The tool's threads share one process: its CPU time may run ahead of the wall clock.
         "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$evidence/sandbox.tsv" --stdout "$evidence/log.txt" \
             --stderr "$evidence/log.txt" --wall "$wall" --cpu $((4 * wall)) --nproc 256 \
@@ -493,7 +458,7 @@ time_again() {
     local started=$EPOCHREALTIME
     # shellcheck disable=SC2086  # CASE<TAB>PART lines, as CASE/PART words
     TIMED_ON=$timing_gpu with_gpu exclusive "$timing_gpu" run_batch "$sandbox_slot" "$timing_gpu" "$student" "$lab" \
-        "$SECOND_TIMING" $(tr '\t' / <<<"$pairs")
+        "$SECOND_TIMING" "$SECOND_TIMING" $(tr '\t' / <<<"$pairs")
     add_time "second timings" "$(seconds_since "$started")"
     gpu_lost_after "$timing_gpu" && return 1
     [[ -z ${REFERENCE_DIR[$lab]-} ]] || make_checked_run_references "$lab" "$dir" "$timing_gpu"

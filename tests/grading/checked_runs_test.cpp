@@ -2,8 +2,12 @@
 // the reference sat out (lab 6's one-block sorts above 1024 pairs, where the reference has no
 // output and grading stopped on the H200 because it was asked for one), nor a run a forged
 // record names outside the part's timed runs.
+#include <cmath>
+#include <filesystem>
+
 #include "catch.hpp"
 #include "checked_runs.hpp"
+#include "output_sample.hpp"
 #include "manifest.hpp"
 #include "run_evidence.hpp"
 #include "temp_folder.hpp"
@@ -93,4 +97,33 @@ TEST_CASE("checked runs: a student's records name them; a forged name asks for n
     // Without the reference's run of the case, nothing is asked for (it is made first).
     f.dir.write("reference/big/out/results.tsv", "");
     CHECK(f.missing(0).empty());
+}
+
+TEST_CASE("checked runs: a reference run's output kept as a sample, checked in the same read") {
+    Fixture f;
+    const unsigned long long a = f.first("big", "one");
+    const std::string run = "work/big.run" + std::to_string(a);
+    std::vector<float> values(100);
+    std::vector<double> bounds(100, std::nan(""));
+    for (size_t i = 0; i < values.size(); ++i) values[i] = float(i) * 0.5f;
+    for (size_t i = 0; i < values.size(); i += 3) bounds[i] = 1e-3;  // a sampled check bounds some positions
+    f.dir.write(run + "/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n");
+    f.dir.write_floats(run + "/one.out", values, bounds);
+    // A run that wrote no bounds, and one the reference never made.
+    f.dir.write("work/wide.run9/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n");
+    f.dir.write_floats("work/wide.run9/one.out", values);
+    std::vector<std::string> problems = keep_checked_run_samples(
+        f.plan, {{"big", a, "one"}, {"wide", 9, "one"}, {"small", 1, "two"}}, f.dir / "work", f.dir / "reference", 5, 10);
+    REQUIRE(problems.size() == 2);
+    CHECK(problems[0].rfind("wide part one, timed run 9: ", 0) == 0);
+    CHECK(problems[0].find("error bounds") != std::string::npos);
+    CHECK(problems[1].rfind("small part two, timed run 1: ", 0) == 0);
+    OutputSample sample = read_output_sample(f.dir / ("reference/" + checked_run_sample("big", "one", a)));
+    CHECK(sample.size == 100);
+    REQUIRE(sample.positions.size() == 10);
+    for (size_t i = 0; i < sample.positions.size(); ++i) {
+        CHECK(sample.positions[i] % 3 == 0);  // only where the reference bounded
+        CHECK(sample.values[i] == double(sample.positions[i]) * 0.5);
+    }
+    CHECK_FALSE(std::filesystem::exists(f.dir / ("reference/" + checked_run_sample("wide", "one", 9))));
 }

@@ -246,7 +246,7 @@ TEST_CASE("a broken reference is the grader's error, not the student's", "[gradi
     CHECK_THROWS_AS(f.score(), std::runtime_error);
     CHECK(reference_run_problem(f.dir / "reference/small", f.plan, true).find("part one") != std::string::npos);
     CHECK(reference_run_problem(f.dir / "reference/big", f.plan, true).empty());
-    // One part's output, read for the check, is handed back (grader compact-reference samples it).
+    // One part's output, read for the check, is handed back (grader keep-checked-runs samples it).
     OutputArray two;
     CHECK(reference_run_problem(f.dir / "reference/big", f.plan, true, "two", &two).empty());
     CHECK(two.values == std::vector<double>{5, 6});
