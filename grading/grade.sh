@@ -360,7 +360,7 @@ prepare_students() {
         ((${#todo[@]})) || continue
         mkdir -p -- "$student_dir"
         rm -rf -- "$student_dir/submission" && mkdir -- "$student_dir/submission"
-        local problem="" root
+        local problem=""
         rm -f -- "$student_dir/notes.txt"
         [[ -n ${NOTE_OF[$id]-} ]] && printf '%s\n' "${NOTE_OF[$id]}" >"$student_dir/notes.txt"
         if [[ -n ${CONFLICT_OF[$id]-} ]]; then
@@ -368,9 +368,8 @@ prepare_students() {
         else
             problem=$(unpack_submission "${ENTRY_OF[$id]}" "$student_dir/submission")
         fi
-        root=$(submission_root "$student_dir/submission")
         for lab in "${todo[@]}"; do
-            if prepare_lab_folder "$id" "$lab" "$root" "$problem"; then
+            if prepare_lab_folder "$id" "$lab" "$student_dir/submission" "$problem"; then
                 BUILD_ITEMS+=("$id"$'\t'"$lab")
             else
                 log "not built: $id $lab: $(head -1 "$OUT/students/$id/$lab/problems.txt")"

@@ -1,6 +1,6 @@
 // grading/bin: the C++ half of the grader (grading/README.md). grading/grade.sh runs the
 // builds and the sandboxed cases; this tool decides and reports:
-//   plan, ledger, submissions, lab-files, scan-includes, scan-build, scan-symbols,
+//   plan, ledger, submissions, check-submission, lab-files, scan-includes, scan-build, scan-symbols,
 //   scan-forbidden, headers, check-reference, checked-runs, cases-file, keep-checked-runs,
 //   check, score, time-again, report, gradebook, similarity, class-report, leaderboard, gpus,
 //   cpu-sets, gpu-suspect, progress, timing.
@@ -774,13 +774,30 @@ int cmd_submissions(int argc, char** argv) {
     return 0;
 }
 
+// grader check-submission: what makes a submission folder unusable (submission_layout.hpp), for
+// grading/lib/submissions.sh, before a student's folder is copied and after an archive is unpacked.
+int cmd_check_submission(int argc, char** argv) {
+    ArgParser args("grader check-submission", "Prints what makes a submission folder unusable and exits 1; exit 0 when nothing does.");
+    args.option("dir", "DIR", "", "the folder");
+    args.option("what", "NAME", "folder", "what the message calls it");
+    args.option("max-files", "N", "2000", "files at most");
+    args.option("max-bytes", "N", "52428800", "bytes at most, all files together");
+    args.parse(argc, argv);
+    if (!exists(args.text("dir"))) fail(exit_code::io_error, "no folder " + args.text("dir"));
+    const SubmissionLimits limits{uintmax_t(args.integer("max-files", 1, 1ll << 40)), uintmax_t(args.integer("max-bytes", 1, 1ll << 50))};
+    const std::string problem = submission_folder_problem(args.text("dir"), limits, args.text("what"));
+    if (problem.empty()) return 0;
+    std::printf("%s\n", problem.c_str());
+    return 1;
+}
+
 // grader lab-files: where the lab's files are in an unpacked submission (submission_layout.hpp),
 // for grading/lib/workfolders.sh: each file's path, NUL-terminated, in the manifest's order; or,
 // exit 1, the problems, one a line.
 int cmd_lab_files(int argc, char** argv) {
     ArgParser args("grader lab-files", "Prints the paths of the lab's files in a submission (NUL-terminated), or its problems (exit 1).");
     lab_options(args);
-    args.option("root", "DIR", "", "the unpacked submission");
+    args.option("root", "DIR", "", "the unpacked submission (or the one folder it holds: submission_root)");
     args.option("shared", "LIST", "", "file names another lab graded in the same run has too, blank-separated");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
@@ -1090,7 +1107,7 @@ const std::map<std::string, Command>& commands() {
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
         {"headers", cmd_headers},               {"cases-file", cmd_cases_file}, {"keep-checked-runs", cmd_keep_checked_runs}, {"check-outputs", cmd_check_outputs},
         {"check", cmd_check},   {"score", cmd_score},           {"time-again", cmd_time_again},
-        {"submissions", cmd_submissions}, {"lab-files", cmd_lab_files}, {"progress", cmd_progress},
+        {"submissions", cmd_submissions}, {"check-submission", cmd_check_submission}, {"lab-files", cmd_lab_files}, {"progress", cmd_progress},
         {"timing", cmd_timing}, {"report", cmd_report},
         {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"cpu-sets", cmd_cpu_sets}, {"gpu-suspect", cmd_gpu_suspect}, {"similarity", cmd_similarity},
         {"class-report", cmd_class_report}, {"leaderboard", cmd_leaderboard}};

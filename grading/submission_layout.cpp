@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <map>
 #include <stdexcept>
 
@@ -72,7 +73,73 @@ void similar_files(const std::string& root, const std::string& prefix, const std
     }
 }
 
+// PATH as a feedback line may show it: a control character as \xNN, at most 120 bytes.
+std::string shown_path(const std::string& path) {
+    std::string shown;
+    for (unsigned char c : path) {
+        char escaped[8];
+        std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+        shown += c < 0x20 || c == 0x7f ? std::string(escaped) : std::string(1, char(c));
+    }
+    return shown.substr(0, 120);
+}
+
+bool has_control_character(const std::string& name) {
+    return std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
+struct FolderCount {
+    uintmax_t files = 0, bytes = 0;
+    std::string odd;  // the first entry that is not accepted, relative
+};
+
+void count_folder(const std::string& root, const std::string& prefix, FolderCount& count) {
+    for (const std::string& name : names_in(root + "/" + prefix)) {
+        if (!count.odd.empty()) return;
+        const std::string path = prefix.empty() ? name : prefix + "/" + name;
+        struct stat info {};
+        if (lstat((root + "/" + path).c_str(), &info) != 0 || has_control_character(name) ||
+            !(S_ISREG(info.st_mode) || S_ISDIR(info.st_mode))) {
+            count.odd = path;
+            return;
+        }
+        if (S_ISDIR(info.st_mode)) {
+            count_folder(root, path, count);
+        } else {
+            count.files += 1;
+            count.bytes += uintmax_t(info.st_size);
+        }
+    }
+}
+
 }  // namespace
+
+std::string submission_folder_problem(const std::string& folder, const SubmissionLimits& limits, const std::string& what) {
+    FolderCount count;
+    count_folder(folder, "", count);
+    if (!count.odd.empty())
+        return "the " + what + " holds a link, a special file or a name with a control character, which is not accepted: " +
+               shown_path(count.odd);
+    if (count.files == 0) return "the submission is empty";
+    if (count.files > limits.max_files)
+        return "the submission holds " + std::to_string(count.files) + " files (at most " + std::to_string(limits.max_files) + ")";
+    if (count.bytes > limits.max_bytes)
+        return "the submission holds " + std::to_string(count.bytes >> 20) + " MB (at most " +
+               std::to_string(limits.max_bytes >> 20) + " MB)";
+    return "";
+}
+
+std::string submission_root(const std::string& folder) {
+    std::vector<std::string> entries;
+    for (const std::string& name : names_in(folder))
+        if (name != "__MACOSX" && name != ".DS_Store" && name.rfind("._", 0) != 0) entries.push_back(name);
+    struct stat info {};
+    if (entries.size() != 1 || lstat((folder + "/" + entries[0]).c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+        return folder;
+    const std::string& name = entries[0];
+    const bool lab_folder = name.size() > 3 && name.rfind("lab", 0) == 0 && std::isdigit(static_cast<unsigned char>(name[3]));
+    return name == "labs" || lab_folder ? folder : folder + "/" + name;
+}
 
 std::string student_id(const std::string& entry_name, bool is_folder) {
     std::string name = entry_name;
@@ -142,8 +209,9 @@ std::vector<StudentEntry> choose_entries(const std::vector<SubmissionEntry>& ent
     return students;
 }
 
-LabFiles find_lab_files(const std::string& root, const std::string& lab, const std::vector<std::string>& names,
+LabFiles find_lab_files(const std::string& submission, const std::string& lab, const std::vector<std::string>& names,
                         const std::set<std::string>& shared_names, uintmax_t max_bytes) {
+    const std::string root = submission_root(submission);
     LabFiles result;
     std::set<std::string> seen;
     for (const std::string& file : names) {

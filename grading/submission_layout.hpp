@@ -38,7 +38,22 @@ struct StudentEntry {
 // In the order of their first entries.
 std::vector<StudentEntry> choose_entries(const std::vector<SubmissionEntry>& entries);
 
-// Where each of a lab's files is in an unpacked submission (ROOT): labs/LAB/FILE, LAB/FILE,
+// What makes a submission folder (a student's folder before it is copied, or an archive once
+// unpacked) unusable, in one sentence naming it as `what` ("folder", "submission"), or "": an
+// entry that is no plain file or folder (a link), a name holding a control character (a line
+// break could forge a line of the grader's lists), no file at all, more files or bytes than
+// the limits. Nothing is followed or opened.
+struct SubmissionLimits {
+    uintmax_t max_files = 0, max_bytes = 0;
+};
+std::string submission_folder_problem(const std::string& folder, const SubmissionLimits& limits, const std::string& what);
+
+// The folder the layouts are looked up in: FOLDER, or the one folder it holds when it holds
+// nothing else (zipping a folder wraps it so), unless that one is labs/ or a lab's folder.
+// macOS litter (__MACOSX, .DS_Store, ._*) is ignored.
+std::string submission_root(const std::string& folder);
+
+// Where each of a lab's files is in an unpacked submission (its submission_root): labs/LAB/FILE, LAB/FILE,
 // or FILE at the top unless another lab graded in the same run has a file of that name
 // (`shared_names`). Either every file is found, once and at most `max_bytes` long, or
 // `problems` says, one line a file, what is missing (naming up to three files of a similar
@@ -48,5 +63,5 @@ struct LabFiles {
     std::vector<std::string> paths;  // one per file, in the order asked, when no problem
     std::vector<std::string> problems;
 };
-LabFiles find_lab_files(const std::string& root, const std::string& lab, const std::vector<std::string>& names,
+LabFiles find_lab_files(const std::string& submission, const std::string& lab, const std::vector<std::string>& names,
                         const std::set<std::string>& shared_names, uintmax_t max_bytes);

@@ -22,33 +22,12 @@ collect_submissions() {
     done <"$list"
 }
 
-too_large() {
-    local files=$1 bytes=$2
-    if ((files > MAX_SUBMISSION_FILES)); then echo "the submission holds $files files (at most $MAX_SUBMISSION_FILES)"; return 0; fi
-    if ((bytes > MAX_SUBMISSION_BYTES)); then echo "the submission holds $((bytes >> 20)) MB (at most $((MAX_SUBMISSION_BYTES >> 20)) MB)"; return 0; fi
-    return 1
-}
-
-# The first name under FOLDER that is no plain file or folder, or that holds a control
-# character (a line break in a name could forge a line of the lists below).
-odd_entry() {
-    local odd
-    odd=$(find "$1" -mindepth 1 \( ! -type f ! -type d -o -name '*[[:cntrl:]]*' \) -print -quit)
-    [[ -n $odd ]] && printf '%q\n' "${odd#"$1"/}" | cut -c1-120
-}
-
-copy_folder() {
-    local source=$1 dest=$2 odd files bytes
-    odd=$(odd_entry "$source")
-    if [[ -n $odd ]]; then
-        echo "the folder holds a link, a special file or a name with a control character, which is not accepted: $odd"
-        return 1
-    fi
-    files=$(find "$source" -type f | wc -l)
-    ((files == 0)) && { echo "the submission is empty"; return 1; }
-    bytes=$(du -sb "$source" | cut -f1)
-    too_large "$files" "$bytes" && return 1
-    cp -R -- "$source/." "$dest/" || { echo "the folder could not be copied"; return 1; }
+# check_submission FOLDER WHAT: what makes FOLDER unusable, printed (exit 1): a link, a special
+# file or a control character in a name, no file, too many files or bytes (grader
+# check-submission, grading/submission_layout.hpp; nothing in it is followed or opened).
+check_submission() {
+    "$GRADER" check-submission --dir "$1" --what "$2" --max-files "$MAX_SUBMISSION_FILES" --max-bytes "$MAX_SUBMISSION_BYTES"
+    case $? in 0) return 0 ;; 1) return 1 ;; *) die "grader check-submission failed on $1" ;; esac
 }
 
 # unpack_archive ARCHIVE DEST: grading/unpack.py, inside the sandbox, in a box of its own, under
@@ -92,7 +71,8 @@ unpack_submission() {
         return 1
     fi
     if [[ -d $entry ]]; then
-        copy_folder "$entry" "$dest" || return 1
+        check_submission "$entry" folder || return 1
+        cp -R -- "$entry/." "$dest/" || { echo "the folder could not be copied"; return 1; }
     elif [[ -f $entry && ( $name == *.tar.gz || $name == *.tgz || $name == *.zip ) ]]; then
         unpack_archive "$entry" "$dest" || return 1
     else
@@ -101,27 +81,9 @@ unpack_submission() {
     fi
     # Defence in depth: whatever unpacked it, nothing but plain files and folders with plain
     # names stays.
-    local odd
-    odd=$(odd_entry "$dest")
-    if [[ -n $odd ]]; then
+    if ! check_submission "$dest" submission; then
         rm -rf -- "${dest:?}"/* "$dest"/.[!.]* 2>/dev/null
-        echo "the submission holds a link, a special file or a name with a control character, which is not accepted: $odd"
         return 1
     fi
     chmod -R u+rwX "$dest"
-}
-
-# The folder the layouts are looked up in: the unpacked submission, or the one folder it
-# holds when it holds nothing else (zipping a folder wraps it so). macOS litter is ignored.
-submission_root() {
-    local root=$1 entries=() entry
-    for entry in "$root"/* "$root"/.[!.]*; do
-        [[ -e $entry ]] || continue
-        case ${entry##*/} in __MACOSX | .DS_Store | ._*) continue ;; esac
-        entries+=("$entry")
-    done
-    if ((${#entries[@]} == 1)) && [[ -d ${entries[0]} ]]; then
-        case ${entries[0]##*/} in labs | lab[0-9]*) ;; *) root=${entries[0]} ;; esac
-    fi
-    printf '%s\n' "$root"
 }

@@ -4,7 +4,10 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <unistd.h>
+
 #include <ctime>
+#include <filesystem>
 
 #include "catch.hpp"
 #include "submission_layout.hpp"
@@ -110,4 +113,51 @@ TEST_CASE("a lab's files are found in every accepted layout, and every problem i
                                     "gone.cu is missing (expected gone.cu or lab1/gone.cu)",
                                     "ok.cu was found twice"});
     }
+}
+
+TEST_CASE("a submission folder with a link, a special file, a control character, no file or too much is refused",
+          "[grading][submissions]") {
+    TempFolder dir;
+    const SubmissionLimits limits{3, 100};
+    dir.write("ok/labs/lab1/matmul.cu", std::string(40, 'x'));
+    dir.write("ok/notes.txt", "n");
+    CHECK(submission_folder_problem(dir / "ok", limits, "folder").empty());
+    const std::string odd = "the folder holds a link, a special file or a name with a control character, which is not accepted: ";
+
+    dir.write("linked/labs/x", "x");
+    REQUIRE(symlink("/etc/passwd", (dir / "linked/labs/matmul.cu").c_str()) == 0);
+    CHECK(submission_folder_problem(dir / "linked", limits, "folder") == odd + "labs/matmul.cu");
+    dir.write("fifo/a", "a");
+    REQUIRE(mkfifo((dir / "fifo/pipe").c_str(), 0600) == 0);
+    CHECK(submission_folder_problem(dir / "fifo", limits, "submission") ==
+          "the submission holds a link, a special file or a name with a control character, which is not accepted: pipe");
+    dir.write("named/a\nrecord=forged", "a");
+    CHECK(submission_folder_problem(dir / "named", limits, "folder") == odd + "a\\x0arecord=forged");
+
+    std::filesystem::create_directories(dir / "empty/labs/lab1");
+    CHECK(submission_folder_problem(dir / "empty", limits, "folder") == "the submission is empty");
+    for (const char* name : {"many/a", "many/b", "many/c", "many/d/e"}) dir.write(name, "x");
+    CHECK(submission_folder_problem(dir / "many", limits, "folder") == "the submission holds 4 files (at most 3)");
+    dir.write("large/a", std::string(3 << 20, 'x'));
+    CHECK(submission_folder_problem(dir / "large", {3, 2 << 20}, "folder") == "the submission holds 3 MB (at most 2 MB)");
+}
+
+TEST_CASE("a submission wrapped in one folder is looked up inside it, unless that folder is labs/ or a lab's",
+          "[grading][submissions]") {
+    TempFolder dir;
+    dir.write("zipped/work/matmul.cu", "w");
+    dir.write("zipped/__MACOSX/._work", "litter");
+    dir.write("zipped/.DS_Store", "litter");
+    CHECK(submission_root(dir / "zipped") == dir / "zipped/work");
+    CHECK(find_lab_files(dir / "zipped", "lab1", {"matmul.cu"}, {}, 1 << 20).paths ==
+          std::vector<std::string>{dir / "zipped/work/matmul.cu"});
+    dir.write("labs-only/labs/lab1/matmul.cu", "l");
+    CHECK(submission_root(dir / "labs-only") == dir / "labs-only");
+    dir.write("lab-only/lab1/matmul.cu", "l");
+    CHECK(submission_root(dir / "lab-only") == dir / "lab-only");
+    dir.write("two/a/matmul.cu", "a");
+    dir.write("two/b.txt", "b");
+    CHECK(submission_root(dir / "two") == dir / "two");
+    dir.write("file-only/matmul.cu", "f");
+    CHECK(submission_root(dir / "file-only") == dir / "file-only");
 }
