@@ -2,7 +2,7 @@
 // builds and the sandboxed cases; this tool decides and reports:
 //   plan, ledger, submissions, check-submission, lab-files, scan-includes, scan-build, scan-symbols,
 //   scan-forbidden, headers, check-reference, checked-runs, cases-file, keep-checked-runs,
-//   check, score, time-again, report, gradebook, similarity, class-report, leaderboard, gpus,
+//   file-evidence, check, score, time-again, report, gradebook, similarity, class-report, leaderboard, gpus,
 //   cpu-sets, gpu-suspect, progress, timing.
 // Every command reads the lab's manifest through common/manifest.cpp.
 #include <dirent.h>
@@ -38,6 +38,7 @@
 #include "reports.hpp"
 #include "round_plan.hpp"
 #include "run_evidence.hpp"
+#include "run_files.hpp"
 #include "run_ledger.hpp"
 #include "scoring.hpp"
 #include "similarity.hpp"
@@ -774,6 +775,25 @@ int cmd_submissions(int argc, char** argv) {
     return 0;
 }
 
+// grader file-evidence: what one sandboxed process of a student left, filed for each of its cases
+// (run_files.hpp), for grading/lib/runs.sh's run_batch.
+int cmd_file_evidence(int argc, char** argv) {
+    ArgParser args("grader file-evidence", "Files a sandboxed run's record and outputs into each of its cases' evidence folders.");
+    args.option("box", "DIR", "", "the process's box (its outputs under run-out/<case>)");
+    args.option("run", "DIR", "", "the grader's record of the process: sandbox.tsv, stdout.txt, stderr.txt");
+    args.option("evidence", "DIR", "", "the student x lab's runs/ folder");
+    args.option("folder", "NAME", "", "the run's folder in each case's (batch-N, a part, second-timing)");
+    args.option("cases", "LIST", "", "the process's cases, blank-separated");
+    args.parse(argc, argv);
+    try {
+        file_run_evidence(args.text("box"), args.text("run"), args.text("evidence"), args.text("folder"),
+                          split_words(args.text("cases")));
+    } catch (const std::runtime_error& e) {
+        fail(exit_code::io_error, e.what());
+    }
+    return 0;
+}
+
 // grader check-submission: what makes a submission folder unusable (submission_layout.hpp), for
 // grading/lib/submissions.sh, before a student's folder is copied and after an archive is unpacked.
 int cmd_check_submission(int argc, char** argv) {
@@ -1107,7 +1127,7 @@ const std::map<std::string, Command>& commands() {
         {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
         {"headers", cmd_headers},               {"cases-file", cmd_cases_file}, {"keep-checked-runs", cmd_keep_checked_runs}, {"check-outputs", cmd_check_outputs},
         {"check", cmd_check},   {"score", cmd_score},           {"time-again", cmd_time_again},
-        {"submissions", cmd_submissions}, {"check-submission", cmd_check_submission}, {"lab-files", cmd_lab_files}, {"progress", cmd_progress},
+        {"submissions", cmd_submissions}, {"check-submission", cmd_check_submission}, {"file-evidence", cmd_file_evidence}, {"lab-files", cmd_lab_files}, {"progress", cmd_progress},
         {"timing", cmd_timing}, {"report", cmd_report},
         {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"cpu-sets", cmd_cpu_sets}, {"gpu-suspect", cmd_gpu_suspect}, {"similarity", cmd_similarity},
         {"class-report", cmd_class_report}, {"leaderboard", cmd_leaderboard}};

@@ -13,26 +13,6 @@
 # the time limit stopped on three cases is not run again for that student x lab (ledger, below).
 
 OUTPUT_LIMIT=${GRADE_OUTPUT_LIMIT:-$((256 << 20))}
-MAX_COLLECTED_FILES=64
-
-# Copies what a run left in BOX/SUB (run-out, or run-out/CASE) into DEST: plain files with
-# plain names only (never a link), and only from the real folder (the program may have
-# replaced it with a link).
-collect_outputs() {
-    local box=$1 sub=$2 dest=$3 source=$1/$2 count=0 file name
-    mkdir -p -- "$dest"
-    [[ -d $source && ! -L $source ]] || return 0
-    local real=() files=()
-    mapfile -d '' -t real < <(realpath -ez -- "$source" "$box")
-    [[ ${#real[@]} == 2 && ${real[0]} == "${real[1]}/$sub" ]] || return 0
-    while IFS= read -r -d '' file; do
-        name=${file##*/}
-        [[ $name =~ ^[A-Za-z0-9._-]+$ ]] || continue
-        ((++count > MAX_COLLECTED_FILES)) && break
-        files+=("$file")
-    done < <(find "$source" -mindepth 1 -maxdepth 1 -type f -print0)
-    ((${#files[@]} == 0)) || cp -- "${files[@]}" "$dest/"
-}
 
 # trim_logs FILE...: each log kept to its last 64 KB, enough for the feedback, small for 50
 # students. One find names the longer ones: most logs are a few lines, and a tail and a mv for
@@ -143,7 +123,7 @@ SECOND_TIMING=second-timing  # grading/run_evidence.hpp, kSecondTiming: the fold
 run_batch() {
     local slot=$1 gpu=$2 student=$3 lab=$4 kind=$5 folder=$6
     shift 6
-    local dir=$OUT/students/$student/$lab box cases=() case_name wall what cpus
+    local dir=$OUT/students/$student/$lab box cases=() wall what cpus
     box=$(fresh_box "$slot" "$student" "$lab")
     mapfile -t cases < <(cases_file "$lab" graded "$box/cases.txt" "$*") && ((${#cases[@]})) ||
         die "cannot write the cases file of $student $lab"
@@ -167,12 +147,9 @@ run_batch() {
         "./build/bin/$lab-graded" --cases cases.txt --out run-out
     after_run "$run/sandbox.tsv" "$what" "" "$kind"
     trim_logs "$run/stdout.txt" "$run/stderr.txt"
-    for case_name in "${cases[@]}"; do
-        local evidence=$dir/runs/$case_name/$folder
-        rm -rf -- "$evidence" && mkdir -p -- "$evidence"
-        cp -- "$run"/sandbox.tsv "$run"/stdout.txt "$run"/stderr.txt "$evidence/"
-        collect_outputs "$box" "run-out/$case_name" "$evidence/out"
-    done
+    # Each case's evidence: the process's end and logs, and the plain files it wrote for the case.
+    "$GRADER" file-evidence --box "$box" --run "$run" --evidence "$dir/runs" --folder "$folder" --cases "${cases[*]}" ||
+        die "cannot file the evidence of $what"
     rm -rf -- "$run" "$box"
 }
 

@@ -1,0 +1,58 @@
+#include "run_files.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool plain_name(const std::string& name) {
+    return !name.empty() && name != "." && name != ".." && std::all_of(name.begin(), name.end(), [](char c) {
+               return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+           });
+}
+
+void copy_into(const fs::path& file, const fs::path& folder) {
+    std::error_code error;
+    fs::copy_file(file, folder / file.filename(), fs::copy_options::overwrite_existing, error);
+    if (error) throw std::runtime_error("cannot copy " + file.string() + ": " + error.message());
+}
+
+}  // namespace
+
+size_t collect_outputs(const std::string& box, const std::string& sub, const std::string& dest, size_t at_most) {
+    std::error_code error;
+    fs::create_directories(dest, error);
+    if (error) throw std::runtime_error("cannot make " + dest);
+    const fs::path source = fs::path(box) / sub;
+    const fs::path real = fs::canonical(source, error);
+    if (error || real != fs::canonical(box, error) / sub || error) return 0;
+    std::vector<std::string> names;
+    for (const fs::directory_entry& entry : fs::directory_iterator(real, error)) {
+        const std::string name = entry.path().filename().string();
+        if (plain_name(name) && entry.is_regular_file() && !entry.is_symlink()) names.push_back(name);
+    }
+    std::sort(names.begin(), names.end());
+    if (names.size() > at_most) names.resize(at_most);
+    for (const std::string& name : names) copy_into(real / name, dest);
+    return names.size();
+}
+
+void file_run_evidence(const std::string& box, const std::string& run, const std::string& evidence,
+                       const std::string& folder, const std::vector<std::string>& cases) {
+    for (const std::string& case_name : cases) {
+        if (!plain_name(case_name) || !plain_name(folder)) throw std::runtime_error("not a plain name: " + case_name + "/" + folder);
+        const fs::path into = fs::path(evidence) / case_name / folder;
+        std::error_code error;
+        fs::remove_all(into, error);
+        fs::create_directories(into, error);
+        if (error) throw std::runtime_error("cannot make " + into.string());
+        for (const char* record : {"sandbox.tsv", "stdout.txt", "stderr.txt"})
+            if (fs::exists(fs::path(run) / record)) copy_into(fs::path(run) / record, into);
+        collect_outputs(box, "run-out/" + case_name, (into / "out").string());
+    }
+}
