@@ -1,9 +1,11 @@
 #include "result_files.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <sys/stat.h>
@@ -53,6 +55,37 @@ void store_element(DType t, double v, char* p) {
     }
 }
 
+// The rest of a sparse output file (has_bound 2): a u64 k, then k records of a u64 position (each
+// above the last, below count), the value as dtype and the f64 bound. The elements it leaves
+// out read as NaN, value and bound: not compared.
+OutputArray read_sparse_output(std::istream& in, const std::string& path, unsigned long long count, OutputArray& array) {
+    const size_t width = dtype_size(array.dtype), record = 8 + width + 8;
+    uint64_t k = 0;
+    if (count > (1ull << 31) || !in.read(reinterpret_cast<char*>(&k), sizeof k) || k > count)
+        throw FormatError(path + ": truncated or forged sparse header");
+    std::streampos data_start = in.tellg();
+    in.seekg(0, std::ios::end);
+    const unsigned long long data_bytes = static_cast<unsigned long long>(in.tellg() - data_start);
+    in.seekg(data_start);
+    if (data_bytes != k * record) throw FormatError(path + ": " + std::to_string(k) + " records announced, not what the file holds");
+    std::vector<char> raw(k * record);
+    if (!in.read(raw.data(), std::streamsize(raw.size()))) throw FormatError(path + ": truncated records");
+    array.values.assign(count, std::numeric_limits<double>::quiet_NaN());
+    array.bound.assign(count, std::numeric_limits<double>::quiet_NaN());
+    uint64_t previous = 0;
+    for (uint64_t i = 0; i < k; ++i) {
+        const char* p = raw.data() + i * record;
+        uint64_t position = 0;
+        std::memcpy(&position, p, 8);
+        if (position >= count || (i > 0 && position <= previous))
+            throw FormatError(path + ": record " + std::to_string(i) + " is out of place");
+        previous = position;
+        array.values[position] = element(array.dtype, p + 8);
+        std::memcpy(&array.bound[position], p + 8 + width, 8);
+    }
+    return array;
+}
+
 }  // namespace
 
 void write_output_array(const std::string& path, const OutputArray& array) {
@@ -60,14 +93,36 @@ void write_output_array(const std::string& path, const OutputArray& array) {
         throw std::runtime_error("cannot write " + path + ": " + std::to_string(array.bound.size()) + " bounds for " +
                                  std::to_string(array.values.size()) + " values");
     size_t width = dtype_size(array.dtype);
-    std::vector<char> raw(array.values.size() * width);
-    for (size_t i = 0; i < array.values.size(); ++i) store_element(array.dtype, array.values[i], raw.data() + i * width);
+    std::vector<size_t> bounded;
+    for (size_t i = 0; i < array.bound.size(); ++i)
+        if (!std::isnan(array.bound[i])) bounded.push_back(i);
+    // Sparse where that is smaller: a sampled reference bounds a few thousand of lab 2's 50
+    // million elements, and wrote 600 MB a checked timed run, read back whole to keep a sample.
+    const bool sparse = !array.bound.empty() && bounded.size() * (8 + width + 8) < array.values.size() * (width + 8);
     AtomicFile file(path);
     std::ostream& out = file.stream();
-    out << "labout 1 " << dtype_name(array.dtype) << ' ' << array.values.size() << ' ' << (array.bound.empty() ? 0 : 1)
-        << '\n';
-    out.write(raw.data(), std::streamsize(raw.size()));
-    out.write(reinterpret_cast<const char*>(array.bound.data()), std::streamsize(array.bound.size() * sizeof(double)));
+    out << "labout 1 " << dtype_name(array.dtype) << ' ' << array.values.size() << ' '
+        << (sparse ? 2 : array.bound.empty() ? 0 : 1) << '\n';
+    std::vector<char> raw;
+    if (sparse) {
+        const uint64_t k = bounded.size();
+        out.write(reinterpret_cast<const char*>(&k), sizeof k);
+        raw.resize(bounded.size() * (8 + width + 8));
+        char* p = raw.data();
+        for (size_t i : bounded) {
+            const uint64_t position = i;
+            std::memcpy(p, &position, 8);
+            store_element(array.dtype, array.values[i], p + 8);
+            std::memcpy(p + 8 + width, &array.bound[i], 8);
+            p += 8 + width + 8;
+        }
+        out.write(raw.data(), std::streamsize(raw.size()));
+    } else {
+        raw.resize(array.values.size() * width);
+        for (size_t i = 0; i < array.values.size(); ++i) store_element(array.dtype, array.values[i], raw.data() + i * width);
+        out.write(raw.data(), std::streamsize(raw.size()));
+        out.write(reinterpret_cast<const char*>(array.bound.data()), std::streamsize(array.bound.size() * sizeof(double)));
+    }
     file.commit();
 }
 
@@ -85,9 +140,10 @@ OutputArray read_output_array(const std::string& path) {
     int has_bound = -1;
     OutputArray array;
     if (!(fields >> magic >> version >> dtype >> count >> has_bound) || magic != "labout" || version != "1" ||
-        !parse_dtype(dtype, array.dtype) || (has_bound != 0 && has_bound != 1))
+        !parse_dtype(dtype, array.dtype) || has_bound < 0 || has_bound > 2)
         throw FormatError(path + ": not a lab output file (bad header)");
     size_t width = dtype_size(array.dtype);
+    if (has_bound == 2) return read_sparse_output(in, path, count, array);
     // Believe the header's count only as far as the file's size does: a forged count must
     // not make the reader allocate gigabytes.
     std::streampos data_start = in.tellg();

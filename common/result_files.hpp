@@ -8,6 +8,9 @@
 //                     u32), then, when has_bound is 1, <count> f64 error bounds: how far
 //                     this output may lie from the exact answer, derived by the trusted
 //                     driver from the arithmetic (only the reference run's bounds are used).
+//                     has_bound 2 (a sampled reference, where it is smaller): a u64 k, then
+//                     k records of a u64 position, the value and the f64 bound; the other
+//                     elements read as NaN, value and bound (not compared).
 //
 // Formats are described for people in grading/FORMATS.md.
 #pragma once
@@ -32,7 +35,7 @@ struct FormatError : std::runtime_error {
 const char* dtype_name(DType dtype);  // "f32", as in the file header
 
 // Writes atomically (common/atomic_file.hpp), with the bounds when `array.bound` is not
-// empty. Throws std::runtime_error.
+// empty (sparse when few are not NaN). Throws std::runtime_error.
 void write_output_array(const std::string& path, const OutputArray& array);
 // Throws FormatError on a missing, truncated or malformed file, one whose size disagrees
 // with its header, or anything but a regular file (a FIFO would block the reader).

@@ -1,6 +1,8 @@
 // The files between a run and the grader, and the manifest reader.
 #include <unistd.h>
 
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -32,6 +34,70 @@ TEST_CASE("output arrays round-trip with and without bounds", "[files]") {
     CHECK(read_output_array(path).values == std::vector<double>{4294967295.0, 0});
     CHECK_THROWS(write_output_array(path, OutputArray{DType::f64, {1, 2}, {0.5}}));  // a bound per value
     CHECK_FALSE(std::ifstream(path + ".partial").good());                           // nothing half-written left
+    std::remove(path.c_str());
+}
+
+TEST_CASE("a sampled reference's output is stored sparse, and reads back the same", "[files]") {
+    std::string path = temp_path("sparse.out");
+    const double nan = std::nan("");
+    std::vector<double> values(1000), bound(1000, nan);
+    for (size_t i = 0; i < values.size(); ++i) values[i] = double(i) * 0.25;
+    for (size_t i : {0, 17, 400, 999}) bound[i] = 1e-3 * double(i + 1);
+    write_output_array(path, OutputArray{DType::f32, values, bound});
+    std::ifstream in(path, std::ios::binary);
+    std::string header;
+    std::getline(in, header);
+    CHECK(header == "labout 1 f32 1000 2");
+    CHECK(std::filesystem::file_size(path) == header.size() + 1 + 8 + 4 * (8 + 4 + 8));
+    OutputArray a = read_output_array(path);
+    REQUIRE(a.values.size() == 1000);
+    REQUIRE(a.bound.size() == 1000);
+    for (size_t i = 0; i < values.size(); ++i) {
+        INFO("element " << i);
+        if (std::isnan(bound[i])) {
+            CHECK(std::isnan(a.bound[i]));
+            CHECK(std::isnan(a.values[i]));  // not compared: no value kept
+        } else {
+            CHECK(a.bound[i] == bound[i]);
+            CHECK(a.values[i] == values[i]);
+        }
+    }
+    // Most of them bounded (a full reference: all): dense is smaller.
+    for (size_t i = 0; i < values.size(); i += 4) bound[i] = bound[i + 1] = bound[i + 2] = 0;
+    write_output_array(path, OutputArray{DType::f32, values, bound});
+    std::ifstream again(path, std::ios::binary);
+    std::getline(again, header);
+    CHECK(header == "labout 1 f32 1000 1");
+    std::remove(path.c_str());
+}
+
+TEST_CASE("a forged sparse output is refused", "[files]") {
+    std::string path = temp_path("forged.out");
+    auto write = [&](uint64_t k, const std::vector<uint64_t>& positions, size_t cut = 0) {
+        std::string bytes = "labout 1 f64 10 2\n";
+        bytes.append(reinterpret_cast<const char*>(&k), 8);
+        for (uint64_t p : positions) {
+            const double value = 1, bound = 0;
+            bytes.append(reinterpret_cast<const char*>(&p), 8);
+            bytes.append(reinterpret_cast<const char*>(&value), 8);
+            bytes.append(reinterpret_cast<const char*>(&bound), 8);
+        }
+        std::ofstream(path, std::ios::binary) << bytes.substr(0, bytes.size() - cut);
+    };
+    write(2, {3, 5});
+    CHECK(read_output_array(path).values[5] == 1);
+    write(11, {});  // more records than elements
+    CHECK_THROWS_AS(read_output_array(path), FormatError);
+    write(3, {3, 5});  // fewer records than announced
+    CHECK_THROWS_AS(read_output_array(path), FormatError);
+    write(2, {3, 5}, 4);  // truncated
+    CHECK_THROWS_AS(read_output_array(path), FormatError);
+    write(2, {5, 3});  // out of order
+    CHECK_THROWS_WITH(read_output_array(path), LAB_CONTAINS("out of place"));
+    write(2, {3, 3});  // twice
+    CHECK_THROWS_AS(read_output_array(path), FormatError);
+    write(1, {10});  // past the end
+    CHECK_THROWS_AS(read_output_array(path), FormatError);
     std::remove(path.c_str());
 }
 
