@@ -72,23 +72,6 @@ MatmulReference matmul_reference_at(const float* A, const float* B, int M, int N
     return r;
 }
 
-std::vector<size_t> sample_positions(int M, int N, size_t random_count, unsigned long long seed) {
-    std::vector<size_t> positions;
-    for (int j = 0; j < N; ++j) {
-        positions.push_back(size_t(j));
-        positions.push_back(size_t(M - 1) * N + j);
-    }
-    for (int i = 0; i < M; ++i) {
-        positions.push_back(size_t(i) * N);
-        positions.push_back(size_t(i) * N + N - 1);
-    }
-    SeededRandom random(seed);
-    for (size_t s = 0; s < random_count; ++s) positions.push_back(size_t(random.integer(0, int64_t(M) * N - 1)));
-    std::sort(positions.begin(), positions.end());
-    positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
-    return positions;
-}
-
 namespace {
 
 MatmulReference reference_for_driver(const float* A, const float* B, int M, int N, int K, bool full,

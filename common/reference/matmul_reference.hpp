@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "sample_positions.hpp"
+
 double float_dot_gamma(int K);  // gamma_K for float32
 
 struct MatmulReference {
@@ -25,10 +27,6 @@ MatmulReference matmul_reference(const float* A, const float* B, int M, int N, i
 // would take the CPU too long.
 MatmulReference matmul_reference_at(const float* A, const float* B, int M, int N, int K,
                                     const std::vector<size_t>& positions);
-
-// Which elements a sampled check looks at: the first and last rows and columns (where
-// bounds checks go wrong) and `random_count` others, reproducibly from `seed`.
-std::vector<size_t> sample_positions(int M, int N, size_t random_count, unsigned long long seed);
 
 // The driver's one way in (common/reference_hook.hpp), so that the grader's builds for
 // submissions can leave this file out: every element when `full`, else a sample drawn from

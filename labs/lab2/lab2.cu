@@ -22,6 +22,7 @@
 #include "random_fill.hpp"
 #include "reference/matmul_reference.hpp"
 #include "reference_hook.hpp"
+#include "sample_positions.hpp"
 #include "table.hpp"
 
 namespace {
@@ -373,6 +374,22 @@ public:
         for (float& x : A) x = random.uniform(-1, 1);
         Reference r;
         if (output == "T" || output == "A") {  // exact: a copy or a transpose moves floats unchanged
+            if (!full) {
+                // Where the product is sampled, so are these: the grader keeps at most 65536
+                // elements of a checked timed run's reference, and lab 2's 50 million took 0.6 s a
+                // run to write and read back. T is K x M; A is two copies of A, 2M x K.
+                const bool t = output == "T";
+                const int rows = t ? K_ : 2 * M_, cols = t ? M_ : K_;
+                r.positions = sample_positions(rows, cols, 4096, sample_seed_);
+                for (size_t p : r.positions) {
+                    const size_t row = p / cols, col = p % cols;
+                    r.value.push_back(t ? A[col * K_ + row] : A[(row % M_) * K_ + col]);
+                }
+                r.bound.assign(r.value.size(), 0.0);
+                r.how = std::to_string(r.positions.size()) + " elements (first and last rows and columns, and a random sample)";
+                r.bound_name = "0 (exact)";
+                return r;
+            }
             if (output == "T") {
                 r.value.resize(A.size());
                 for (int i = 0; i < M_; ++i)
