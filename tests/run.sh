@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the course and prints one closing line: "N passed, N failed, N skipped".
 #
-#   - each Catch2 binary in $BUILD/tests (one per folder of tests/), one after another beside
-#     the scripts, each's output shown once it ends; where no CUDA device is usable, tests
+#   - each Catch2 binary in $BUILD/tests (one per folder of tests/), a job of the pool below
+#     like a script, its output shown once it ends; where no CUDA device is usable, tests
 #     tagged [gpu] are left out and counted as skipped, never as passed;
 #   - each script tests/scripts/*.sh: exit 0 passes, 77 is skipped (it says why), else fails.
 #     They run TEST_JOBS at a time (default: the number of CPUs, at least 6: on CI's two cores
@@ -140,7 +140,7 @@ run_binary() {
         last=$(tail -5 "$log" | sed 's/^/      /')
         printf 'FAIL  %s (exit %s): %s failed test case(s); its last lines:\n%s\n' "$name" "$status" "$f" "$last" >>"$log"
     fi
-    # Whole or not at all: collect may look while the chain goes on to the next binary.
+    # Whole or not at all: collect may look while the binary's job is ending.
     echo "$p $f $((s + gpu_skipped))" >"$log-done.partial" && mv -- "$log-done.partial" "$log-done"
 }
 
@@ -165,16 +165,18 @@ report_script() {
     esac
 }
 
-# The Catch2 binaries one after another (they share the GPU with the scripts, not with each
-# other), beside the scripts: on an H200, run before them, they took 50-86 s of make test's.
-{ for binary in "$BUILD"/tests/*; do [[ -x $binary && -f $binary ]] && run_binary "$binary"; done; } &
+# The Catch2 binaries are jobs of the pool too, after the long scripts: on an H200, one after
+# another beside the scripts they took 120 s, and the timed round waits for every other test.
+binaries=()
+for binary in "$BUILD"/tests/*; do [[ -x $binary && -f $binary ]] && binaries+=("$binary"); done
+long=$(grep -l '^# test: long' "${together[@]}" /dev/null | wc -l)
+pool=("${together[@]:0:long}" "${binaries[@]}" "${together[@]:long}")
 
-# running: the scripts of the pool still running, the Catch2 chain among them (the alone chain
-# is not one of them).
+# running: the jobs of the pool still running (the alone chain is not one of them).
 running() { jobs -rp | grep -cvx "$alone_chain"; }
-for script in "${together[@]}"; do
+for job in "${pool[@]}"; do
     while (($(running) >= jobs_max)); do wait -n; collect; done
-    run_script "$script" &
+    if [[ $job == *.sh ]]; then run_script "$job" & else run_binary "$job" & fi
 done
 while (($(running) > 0)); do wait -n; collect; done
 collect
