@@ -626,17 +626,30 @@ int cmd_headers(int argc, char** argv) {
     return 0;
 }
 
+// Whether reference runs are complete (scoring.hpp, reference_run_problem): one run (--run), or
+// the run of each of --cases under --root, a line "CASE: what is wrong" for each that is not.
 int cmd_check_reference(int argc, char** argv) {
-    ArgParser args("grader check-reference", "Checks that a reference run is complete; prints what is wrong and exits 1 if not.");
+    ArgParser args("grader check-reference", "Checks that reference runs are complete; prints what is wrong and exits 1 if not.");
     lab_options(args);
     args.option("run", "DIR", "", "the reference run folder");
+    args.option("root", "DIR", "", "instead of --run: the folder of the runs of --cases, one a case");
+    args.option("cases", "LIST", "", "with --root: the cases, blank-separated");
     args.flag("with-bounds", "the run must have written outputs with error bounds");
     args.option("part", "PART", "", "only this part must have run (a reference of checked timed runs)");
     args.parse(argc, argv);
-    std::string problem = reference_run_problem(args.text("run"), plan_from(args), args.is_set("with-bounds"), args.text("part"));
-    if (problem.empty()) return 0;
-    std::printf("%s\n", problem.c_str());
-    return 1;
+    const LabPlan plan = plan_from(args);
+    std::vector<std::string> problems;
+    if (args.text("root").empty()) {
+        std::string problem = reference_run_problem(args.text("run"), plan, args.is_set("with-bounds"), args.text("part"));
+        if (!problem.empty()) problems.push_back(problem);
+    } else {
+        for (const std::string& name : split_words(args.text("cases"))) {
+            std::string problem = reference_run_problem(args.text("root") + "/" + name, plan, args.is_set("with-bounds"), args.text("part"));
+            if (!problem.empty()) problems.push_back(name + ": " + problem);
+        }
+    }
+    for (const std::string& problem : problems) std::printf("%s\n", problem.c_str());
+    return problems.empty() ? 0 : 1;
 }
 
 int cmd_check(int argc, char** argv) {

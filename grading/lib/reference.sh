@@ -62,40 +62,37 @@ failed_checks() { { grep -m3 -w FAIL "$1" || tail -1 "$1"; } 2>/dev/null | tr -s
 # another on an H200.
 make_case_outputs() { with_lock "$PRIVATE/reference-$1.lock" make_missing_reference_outputs "$1"; }
 make_missing_reference_outputs() {
-    local lab=$1 case_name problem missing=()
+    local lab=$1 line missing=() problems status=0
     REFERENCE_DIR[$lab]=$PRIVATE/reference/$lab/${REFERENCE_KEY[$lab]}
-    for case_name in ${LAB_CASES[$lab]}; do
-        "$GRADER" check-reference --manifests "$MANIFESTS" --lab "$lab" --run "${REFERENCE_DIR[$lab]}/$case_name" \
-            --with-bounds >/dev/null 2>&1 || missing+=("$case_name")
-    done
+    problems=$(check_reference "$lab" "${REFERENCE_DIR[$lab]}" "${LAB_CASES[$lab]}" --with-bounds) || status=$?
+    ((status < 2)) || die "grader check-reference failed for $lab: $problems"
+    while IFS= read -r line; do [[ -n $line ]] && missing+=("${line%%:*}"); done <<<"$problems"
     ((${#missing[@]})) || return 0
     say "  reference outputs: $lab ${missing[*]}"
     local log=${REFERENCE_DIR[$lab]}/${missing[0]}/log.txt
     run_reference "$lab" "${REFERENCE_DIR[$lab]}" "${GPU_IDS[0]}" --write-bounds "${missing[@]}" ||
         die "the reference solution of $lab fails its own check (exit $?: $(failed_checks "$log"); log: $log). Fix the solution or the manifest before grading."
-    for case_name in "${missing[@]}"; do
-        local dir=${REFERENCE_DIR[$lab]}/$case_name
-        if ! problem=$("$GRADER" check-reference --manifests "$MANIFESTS" --lab "$lab" --run "$dir" --with-bounds); then
-            die "the reference solution fails $lab case $case_name: $problem (log: $dir/log.txt). Fix the solution or the manifest before grading."
-        fi
-    done
+    problems=$(check_reference "$lab" "${REFERENCE_DIR[$lab]}" "${missing[*]}" --with-bounds) ||
+        die "the reference solution fails $lab: ${problems//$'\n'/; } (logs: ${REFERENCE_DIR[$lab]}/CASE/log.txt). Fix the solution or the manifest before grading."
+}
+# check_reference LAB ROOT CASES [--with-bounds]: a line "CASE: what is wrong" for each reference
+# run of CASES under ROOT that is not complete (grader check-reference); exit 1 if any.
+check_reference() {
+    "$GRADER" check-reference --manifests "$MANIFESTS" --lab "$1" --root "$2" --cases "$3" "${@:4}"
 }
 
 # time_reference LAB GPU DIR: one timing of LAB's performance cases on GPU, into DIR/<case>/.
 time_reference() {
-    local lab=$1 gpu=$2 dir=$3 case_name problem
-    local status=0
+    local lab=$1 gpu=$2 dir=$3 problems status=0
     run_reference "$lab" "$dir" "$gpu" "" ${LAB_PERF_CASES[$lab]} || status=$?
     if ((status)); then
         say "grade.sh: timing the reference solution on GPU $gpu failed for $lab (exit $status; log: $dir/${LAB_PERF_CASES[$lab]%% *}/log.txt)"
         return 1
     fi
-    for case_name in ${LAB_PERF_CASES[$lab]}; do
-        if ! problem=$("$GRADER" check-reference --manifests "$MANIFESTS" --lab "$lab" --run "$dir/$case_name"); then
-            say "grade.sh: timing the reference solution on GPU $gpu failed for $lab $case_name: $problem"
-            return 1
-        fi
-    done
+    if ! problems=$(check_reference "$lab" "$dir" "${LAB_PERF_CASES[$lab]}"); then
+        say "grade.sh: timing the reference solution on GPU $gpu failed for $lab ${problems//$'\n'/; }"
+        return 1
+    fi
 }
 
 # The lab's binary must start inside the sandbox (its libraries found, its folder reachable)
