@@ -4,8 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <fstream>
-#include <sstream>
 
 #include "cases_file.hpp"
 #include "catch.hpp"
@@ -33,13 +31,6 @@ perf.zero_ratio = 10
 )";
 
 LabPlan plan() { return make_lab_plan(Manifest::parse(kManifest, "m"), "labT"); }
-
-std::string read_text(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 }  // namespace
 

@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "catch.hpp"
 #include "run_files.hpp"
@@ -14,13 +12,6 @@
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_text(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 std::vector<std::string> names_in(const std::string& folder) {
     std::vector<std::string> names;

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <vector>
 #include <string>
 
@@ -39,3 +40,11 @@ public:
 private:
     std::string path_;
 };
+
+// The whole of a file, "" when it cannot be read.
+inline std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
