@@ -41,8 +41,8 @@ run_reference() {
     [[ -n $bounds ]] && use=reference-outputs
     mkdir -p -- "$dir"
     rm -rf -- "$dir/.run" && mkdir -- "$dir/.run"
-    cases_file "$lab" "$use" "$dir/.run/cases.txt" "$*" >/dev/null &&
-        wall=$(reference_wall "$lab" "$@") || die "cannot write the cases file of the reference solution of $lab"
+    cases_file "$lab" "$use" "$dir/.run/cases.txt" "$*" >/dev/null || die "cannot write the cases file of the reference solution of $lab"
+    wall=$(reference_wall "$lab" "$@") || die "grader ledger wall failed for the reference solution of $lab"
     reference_binary "$lab" "$gpu" "$wall" "$dir/.run/log.txt" --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"} ||
         status=$?
     for case_name in "$@"; do

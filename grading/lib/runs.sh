@@ -128,7 +128,7 @@ run_batch() {
     mapfile -t cases < <(cases_file "$lab" graded "$box/cases.txt" "$*") && ((${#cases[@]})) ||
         die "cannot write the cases file of $student $lab"
     lend_box "$box/cases.txt" "$slot"
-    # A second timing is the grader's choice: the ledger neither limits it nor spends it.
+    # (A second timing is the grader's choice: the ledger neither limits it nor spends it.)
     if ! wall=$(ledger wall --for "$kind" --cases "${cases[*]}"); then
         rm -rf -- "$box"
         return 1
