@@ -10,8 +10,8 @@ constexpr size_t kMaxCollectedFiles = 64;
 
 // Copies BOX/SUB's plain files with plain names (letters, digits, . _ -), by name, at most
 // `at_most`, into DEST (made). Nothing when SUB is not the real folder BOX/SUB (a program may
-// have put a link there, or in its place a folder above). Returns how many were copied; throws
-// std::runtime_error when one could not be.
+// have put a link there, or in its place a folder above). Returns how many were copied (one the
+// grader cannot read is not); throws std::runtime_error when DEST cannot be made.
 size_t collect_outputs(const std::string& box, const std::string& sub, const std::string& dest,
                        size_t at_most = kMaxCollectedFiles);
 

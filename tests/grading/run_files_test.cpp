@@ -74,3 +74,14 @@ TEST_CASE("run files: each case gets the process's record and its own outputs, a
     }
     CHECK_THROWS_AS(file_run_evidence(dir / "box", dir / "run", dir / "runs", "batch-1", {"../up"}), std::runtime_error);
 }
+
+TEST_CASE("run files: an output the grader cannot read is left out, the others kept", "[grading][run-files]") {
+    TempFolder dir;
+    dir.write("box/run-out/c/a.out", "a");
+    dir.write("box/run-out/c/b.out", "b");
+    fs::permissions(dir / "box/run-out/c/a.out", fs::perms::none);
+    // Root reads it anyway: then both are kept.
+    const size_t expected = geteuid() == 0 ? 2 : 1;
+    CHECK(collect_outputs(dir / "box", "run-out/c", dir / "dest") == expected);
+    CHECK(read_text(dir / "dest/b.out") == "b");
+}
