@@ -85,6 +85,26 @@ template_through_cache() {
             die "cannot keep the template of $lab in $GRADE_TEMPLATE_CACHE"
     done
 }
+# seed_objects LAB FOLDER: the trusted objects of LAB that this repository's own build compiled
+# with the very command FOLDER's make would run (the Makefile keeps it beside each object, .cmd),
+# copied there with their dependency lists and their times: make then compiles only what changed
+# since. On an H200, compiling the eight labs' took 112 s of a make test after a clean build. A
+# build folder outside the repository may be another copy's (the grading tests'): nothing is
+# taken from it.
+seed_objects() {
+    local lab=$1 folder=$2 line object
+    [[ $BUILD == "$REPO"/* ]] || return 0
+    mkdir -p -- "$folder/build/obj" || die "cannot make $folder/build/obj"
+    while IFS= read -r line; do
+        object=${line##* -o build/obj/}
+        [[ $object == *.o && $object != */../* && -f $BUILD/obj/$object.cmd && -f $BUILD/obj/${object%.o}.d ]] || continue
+        [[ $(<"$BUILD/obj/$object.cmd") == "$line" ]] || continue
+        (cd "$BUILD/obj" && cp -p --parents -- "$object" "${object%.o}.d" "$folder/build/obj/") ||
+            die "cannot copy $BUILD/obj/$object into the template of $lab"
+    done < <(make -n -B -C "$folder" --no-print-directory BUILD=build CUDA_ARCH="$CUDA_ARCH" "grading-trusted-objects-$lab" 2>/dev/null |
+        grep -v '^printf' | grep -- ' -c .* -o build/obj/')
+}
+
 # compile_template LAB FOLDER SOURCES...: the template, compiled from the sources.
 compile_template() {
     local lab=$1 folder=$2 sources
@@ -93,6 +113,7 @@ compile_template() {
     local partial=$folder.partial
     rm -rf -- "$partial" && mkdir -p -- "$partial"
     (cd "$REPO" && cp -p --parents -- "${sources[@]}" "$partial/") || die "cannot copy the sources of $lab"
+    seed_objects "$lab" "$partial"
     # The student's process can read its box: the manifest there names no hidden case.
     manifest_public "$REPO/labs/$lab/manifest" >"$partial/labs/$lab/manifest" || die "cannot copy the manifest of $lab"
     say "  compiling the trusted objects of $lab (driver and common/) once"
