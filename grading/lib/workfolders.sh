@@ -113,9 +113,9 @@ compile_template() {
     local partial=$folder.partial
     rm -rf -- "$partial" && mkdir -p -- "$partial"
     (cd "$REPO" && cp -p --parents -- "${sources[@]}" "$partial/") || die "cannot copy the sources of $lab"
-    seed_objects "$lab" "$partial"
     # The student's process can read its box: the manifest there names no hidden case.
     manifest_public "$REPO/labs/$lab/manifest" >"$partial/labs/$lab/manifest" || die "cannot copy the manifest of $lab"
+    seed_objects "$lab" "$partial"
     say "  compiling the trusted objects of $lab (driver and common/) once"
     if ! make -C "$partial" --no-print-directory -j "$JOBS" BUILD=build CUDA_ARCH="$CUDA_ARCH" \
             "grading-trusted-objects-$lab" >"$partial.log" 2>&1; then
