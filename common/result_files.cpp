@@ -58,16 +58,21 @@ void store_element(DType t, double v, char* p) {
 // The rest of a sparse output file (has_bound 2): a u64 k, then k records of a u64 position (each
 // above the last, below count), the value as dtype and the f64 bound. The elements it leaves
 // out read as NaN, value and bound: not compared.
-OutputArray read_sparse_output(std::istream& in, const std::string& path, unsigned long long count, OutputArray& array) {
+// The bytes from the reader's place to the end of the file; the place is kept.
+unsigned long long bytes_left(std::istream& in) {
+    const std::streampos here = in.tellg();
+    in.seekg(0, std::ios::end);
+    const unsigned long long left = static_cast<unsigned long long>(in.tellg() - here);
+    in.seekg(here);
+    return left;
+}
+
+void read_sparse_output(std::istream& in, const std::string& path, unsigned long long count, OutputArray& array) {
     const size_t width = dtype_size(array.dtype), record = 8 + width + 8;
     uint64_t k = 0;
     if (count > (1ull << 31) || !in.read(reinterpret_cast<char*>(&k), sizeof k) || k > count)
         throw FormatError(path + ": truncated or forged sparse header");
-    std::streampos data_start = in.tellg();
-    in.seekg(0, std::ios::end);
-    const unsigned long long data_bytes = static_cast<unsigned long long>(in.tellg() - data_start);
-    in.seekg(data_start);
-    if (data_bytes != k * record) throw FormatError(path + ": " + std::to_string(k) + " records announced, not what the file holds");
+    if (bytes_left(in) != k * record) throw FormatError(path + ": " + std::to_string(k) + " records announced, not what the file holds");
     std::vector<char> raw(k * record);
     if (!in.read(raw.data(), std::streamsize(raw.size()))) throw FormatError(path + ": truncated records");
     array.values.assign(count, std::numeric_limits<double>::quiet_NaN());
@@ -83,7 +88,6 @@ OutputArray read_sparse_output(std::istream& in, const std::string& path, unsign
         array.values[position] = element(array.dtype, p + 8);
         std::memcpy(&array.bound[position], p + 8 + width, 8);
     }
-    return array;
 }
 
 }  // namespace
@@ -143,15 +147,14 @@ OutputArray read_output_array(const std::string& path) {
         !parse_dtype(dtype, array.dtype) || has_bound < 0 || has_bound > 2)
         throw FormatError(path + ": not a lab output file (bad header)");
     size_t width = dtype_size(array.dtype);
-    if (has_bound == 2) return read_sparse_output(in, path, count, array);
+    if (has_bound == 2) {
+        read_sparse_output(in, path, count, array);
+        return array;
+    }
     // Believe the header's count only as far as the file's size does: a forged count must
     // not make the reader allocate gigabytes.
-    std::streampos data_start = in.tellg();
-    in.seekg(0, std::ios::end);
-    unsigned long long data_bytes = static_cast<unsigned long long>(in.tellg() - data_start);
-    in.seekg(data_start);
     unsigned long long expected_bytes = count * (width + (has_bound ? sizeof(double) : 0));
-    if (count > (1ull << 31) || expected_bytes > data_bytes)
+    if (count > (1ull << 31) || expected_bytes > bytes_left(in))
         throw FormatError(path + ": truncated (the header announces " + std::to_string(count) + " values)");
     // Through a buffer of a million values: the grader reads outputs of 25 million.
     array.values.resize(count);

@@ -1,9 +1,10 @@
 // grading/bin: the C++ half of the grader (grading/README.md). grading/grade.sh runs the
 // builds and the sandboxed cases; this tool decides and reports:
-//   plan, ledger, submissions, check-submission, lab-files, scan-includes, scan-build, scan-symbols,
-//   scan-forbidden, headers, check-reference, checked-runs, cases-file, keep-checked-runs,
-//   file-evidence, check, score, time-again, report, gradebook, similarity, class-report, leaderboard, gpus,
-//   cpu-sets, gpu-suspect, progress, timing.
+//   plan, ledger, submissions, check-submission, lab-files, scan-includes, scan-build,
+//   scan-symbols, scan-forbidden, headers, check-reference, checked-runs, cases-file,
+//   keep-checked-runs, file-evidence, check, check-outputs, score, time-again, report,
+//   gradebook, similarity, class-report, leaderboard, gpus, cpu-sets, gpu-suspect, progress,
+//   timing.
 // Every command reads the lab's manifest through common/manifest.cpp.
 #include <dirent.h>
 #include <errno.h>
@@ -21,8 +22,8 @@
 #include <vector>
 
 #include "args.hpp"
-#include "cases_file.hpp"
 #include "atomic_file.hpp"
+#include "cases_file.hpp"
 #include "checked_runs.hpp"
 #include "class_report.hpp"
 #include "cpu_sets.hpp"
@@ -801,6 +802,8 @@ int cmd_file_evidence(int argc, char** argv) {
     try {
         file_run_evidence(args.text("box"), args.text("run"), args.text("evidence"), args.text("folder"),
                           split_words(args.text("cases")));
+    } catch (const std::invalid_argument& e) {
+        fail(exit_code::bad_usage, e.what());
     } catch (const std::runtime_error& e) {
         fail(exit_code::io_error, e.what());
     }
@@ -1135,15 +1138,35 @@ int cmd_gpus(int argc, char** argv) {
 
 const std::map<std::string, Command>& commands() {
     static const std::map<std::string, Command> table = {
-        {"plan", cmd_plan},     {"ledger", cmd_ledger},
-        {"scan-includes", cmd_scan_includes}, {"scan-build", cmd_scan_build}, {"scan-symbols", cmd_scan_symbols},
-        {"scan-forbidden", cmd_scan_forbidden}, {"check-reference", cmd_check_reference}, {"checked-runs", cmd_checked_runs},
-        {"headers", cmd_headers},               {"cases-file", cmd_cases_file}, {"keep-checked-runs", cmd_keep_checked_runs}, {"check-outputs", cmd_check_outputs},
-        {"check", cmd_check},   {"score", cmd_score},           {"time-again", cmd_time_again},
-        {"submissions", cmd_submissions}, {"check-submission", cmd_check_submission}, {"file-evidence", cmd_file_evidence}, {"lab-files", cmd_lab_files}, {"progress", cmd_progress},
-        {"timing", cmd_timing}, {"report", cmd_report},
-        {"gradebook", cmd_gradebook}, {"gpus", cmd_gpus}, {"cpu-sets", cmd_cpu_sets}, {"gpu-suspect", cmd_gpu_suspect}, {"similarity", cmd_similarity},
-        {"class-report", cmd_class_report}, {"leaderboard", cmd_leaderboard}};
+        {"plan", cmd_plan},
+        {"ledger", cmd_ledger},
+        {"submissions", cmd_submissions},
+        {"check-submission", cmd_check_submission},
+        {"lab-files", cmd_lab_files},
+        {"scan-includes", cmd_scan_includes},
+        {"scan-build", cmd_scan_build},
+        {"scan-symbols", cmd_scan_symbols},
+        {"scan-forbidden", cmd_scan_forbidden},
+        {"headers", cmd_headers},
+        {"check-reference", cmd_check_reference},
+        {"checked-runs", cmd_checked_runs},
+        {"cases-file", cmd_cases_file},
+        {"keep-checked-runs", cmd_keep_checked_runs},
+        {"file-evidence", cmd_file_evidence},
+        {"check", cmd_check},
+        {"check-outputs", cmd_check_outputs},
+        {"score", cmd_score},
+        {"time-again", cmd_time_again},
+        {"report", cmd_report},
+        {"gradebook", cmd_gradebook},
+        {"similarity", cmd_similarity},
+        {"class-report", cmd_class_report},
+        {"leaderboard", cmd_leaderboard},
+        {"gpus", cmd_gpus},
+        {"cpu-sets", cmd_cpu_sets},
+        {"gpu-suspect", cmd_gpu_suspect},
+        {"progress", cmd_progress},
+        {"timing", cmd_timing}};
     return table;
 }
 

@@ -3,19 +3,14 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <stdexcept>
+
+#include "lab_plan.hpp"  // is_plain_file_name
 
 namespace fs = std::filesystem;
 
 namespace {
-
-bool plain_name(const std::string& name) {
-    return !name.empty() && name != "." && name != ".." && std::all_of(name.begin(), name.end(), [](char c) {
-               return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
-           });
-}
 
 void copy_into(const fs::path& file, const fs::path& folder) {
     std::error_code error;
@@ -36,7 +31,7 @@ size_t collect_outputs(const std::string& box, const std::string& sub, const std
     for (const fs::directory_entry& entry : fs::directory_iterator(real, error)) {
         const std::string name = entry.path().filename().string();
         std::error_code kind;
-        if (plain_name(name) && !entry.is_symlink(kind) && entry.is_regular_file(kind) && !kind) names.push_back(name);
+        if (is_plain_file_name(name) && !entry.is_symlink(kind) && entry.is_regular_file(kind) && !kind) names.push_back(name);
     }
     std::sort(names.begin(), names.end());
     if (names.size() > at_most) names.resize(at_most);
@@ -53,7 +48,7 @@ size_t collect_outputs(const std::string& box, const std::string& sub, const std
 void file_run_evidence(const std::string& box, const std::string& run, const std::string& evidence,
                        const std::string& folder, const std::vector<std::string>& cases) {
     for (const std::string& case_name : cases) {
-        if (!plain_name(case_name) || !plain_name(folder)) throw std::runtime_error("not a plain name: " + case_name + "/" + folder);
+        if (!is_plain_file_name(case_name) || !is_plain_file_name(folder)) throw std::invalid_argument("not a plain name: " + case_name + "/" + folder);
         const fs::path into = fs::path(evidence) / case_name / folder;
         std::error_code error;
         fs::remove_all(into, error);

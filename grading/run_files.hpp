@@ -16,6 +16,7 @@ size_t collect_outputs(const std::string& box, const std::string& sub, const std
                        size_t at_most = kMaxCollectedFiles);
 
 // For each case: EVIDENCE/<case>/FOLDER made afresh, holding RUN's record (what of it there is)
-// and the outputs the process wrote under BOX/run-out/<case>. Throws std::runtime_error.
+// and the outputs the process wrote under BOX/run-out/<case>. Throws std::invalid_argument for a
+// case or folder that is not a plain name, std::runtime_error when a record cannot be copied.
 void file_run_evidence(const std::string& box, const std::string& run, const std::string& evidence,
                        const std::string& folder, const std::vector<std::string>& cases);

@@ -51,6 +51,8 @@ else
     trap 'rm -rf -- "$logs"' EXIT
 fi
 unset TEST_LOGS
+# write_done FILE TEXT: FILE holds TEXT whole or not at all (collect may look at any moment).
+write_done() { echo "$2" >"$1.partial" && mv -- "$1.partial" "$1"; }
 # run_script SCRIPT: runs it, leaving LOGS/NAME.log and LOGS/NAME.done ("STATUS SECONDS CPU"):
 # its wall time, and the CPU time it and its children took (user and system), which is what
 # the scripts compete for on a small machine.
@@ -58,7 +60,7 @@ run_script() {
     local name=${1##*/} start=$SECONDS times status TIMEFORMAT='%U %S'
     times=$({ time BUILD=$BUILD GPU=$gpu bash "$1" >"$logs/$name.log" 2>&1; } 2>&1)
     status=$?
-    echo "$status $((SECONDS - start)) $(awk '{ printf "%.0f", $1 + $2 }' <<<"$times")" >"$logs/$name.done"
+    write_done "$logs/$name.done" "$status $((SECONDS - start)) $(awk '{ printf "%.0f", $1 + $2 }' <<<"$times")"
 }
 # collect: reports every Catch2 binary and script that has ended since the last call.
 collect() {
@@ -82,18 +84,20 @@ collect() {
 cpus=$(nproc)
 jobs_max=${TEST_JOBS:-$((cpus > 6 ? cpus : 6))}
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "TEST_JOBS must be a positive number, not '$jobs_max'"; exit 2; }
-alone=() together=()
+alone=() long=() short=()
 # The long scripts (a "# test: long" line among their first) start first, so that none of them
 # is left running alone at the end while the cores idle.
-for script in $(grep -l '^# test: long' tests/scripts/*.sh) $(grep -L '^# test: long' tests/scripts/*.sh); do
+for script in tests/scripts/*.sh; do
     [[ -f $script ]] || continue
     if [[ " ${TEST_SKIP-} " == *" ${script##*/} "* ]]; then
         skipped=$((skipped + 1))
         echo "SKIP  ${script##*/}: TEST_SKIP names it (${TEST_SKIP_WHY:-no reason given})"
     elif head -20 "$script" | grep -q '^# test: alone'; then
         alone+=("$script")
+    elif grep -q '^# test: long' "$script"; then
+        long+=("$script")
     else
-        together+=("$script")
+        short+=("$script")
     fi
 done
 # The quiet lock, held here until every test but the "alone" scripts has ended. The tests inherit
@@ -117,7 +121,7 @@ run_binary() {
         ((gpu_skipped > 0)) && echo "SKIP  $name: $gpu_skipped GPU test cases (no CUDA device)" >>"$log"
         filter=("~[gpu]")
         if [[ $(count_tests "$binary" "~[gpu]") == 0 ]]; then
-            echo "0 0 $gpu_skipped" >"$log-done.partial" && mv -- "$log-done.partial" "$log-done"
+            write_done "$log-done" "0 0 $gpu_skipped"
             return
         fi
     fi
@@ -140,8 +144,7 @@ run_binary() {
         last=$(tail -5 "$log" | sed 's/^/      /')
         printf 'FAIL  %s (exit %s): %s failed test case(s); its last lines:\n%s\n' "$name" "$status" "$f" "$last" >>"$log"
     fi
-    # Whole or not at all: collect may look while the binary's job is ending.
-    echo "$p $f $((s + gpu_skipped))" >"$log-done.partial" && mv -- "$log-done.partial" "$log-done"
+    write_done "$log-done" "$p $f $((s + gpu_skipped))"
 }
 
 # report_script NAME STATUS SECONDS CPU LOG: its line, and for a failure its failed checks first,
@@ -169,8 +172,7 @@ report_script() {
 # another beside the scripts they took 120 s, and the timed round waits for every other test.
 binaries=()
 for binary in "$BUILD"/tests/*; do [[ -x $binary && -f $binary ]] && binaries+=("$binary"); done
-long=$(grep -l '^# test: long' "${together[@]}" /dev/null | wc -l)
-pool=("${together[@]:0:long}" "${binaries[@]}" "${together[@]:long}")
+pool=("${long[@]}" "${binaries[@]}" "${short[@]}")
 
 # running: the jobs of the pool still running (the alone chain is not one of them).
 running() { jobs -rp | grep -cvx "$alone_chain"; }

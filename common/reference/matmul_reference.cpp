@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "parallel_ranges.hpp"
-#include "random_data.hpp"
 #include "reference_hook.hpp"
 
 double float_dot_gamma(int K) {

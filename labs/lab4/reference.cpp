@@ -5,8 +5,9 @@
 
 #include "parallel_ranges.hpp"
 #include "random_data.hpp"
-#include "reference/matmul_reference.hpp"  // float_dot_gamma (gamma_k) and sample_positions
+#include "reference/matmul_reference.hpp"  // float_dot_gamma (gamma_k)
 #include "reference_hook.hpp"
+#include "sample_positions.hpp"
 
 namespace {
 
@@ -66,7 +67,8 @@ Lab4Reference convolution_reference(const float* image, int width, int height, c
     r.value.resize(count);
     r.bound.resize(count);
     const double gamma = float_dot_gamma((2 * radius + 1) * (2 * radius + 1));
-    parallel_ranges(size_t(height), items_per_range(double(width) * (2 * radius + 1) * (2 * radius + 1)), [&](size_t first_row, size_t end_row) {
+    const double work_per_row = double(width) * (2 * radius + 1) * (2 * radius + 1);
+    parallel_ranges(size_t(height), items_per_range(work_per_row), [&](size_t first_row, size_t end_row) {
         for (int row = int(first_row); row < int(end_row); ++row)
             for (int col = 0; col < width; ++col) {
                 const size_t at = size_t(row) * width + col;

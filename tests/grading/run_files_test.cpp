@@ -72,7 +72,7 @@ TEST_CASE("run files: each case gets the process's record and its own outputs, a
         CHECK(names_in(at) == std::vector<std::string>{"out", "sandbox.tsv", "stderr.txt", "stdout.txt"});
         CHECK(read_text(at + "/out/results.tsv") == std::string(c) + "\n");
     }
-    CHECK_THROWS_AS(file_run_evidence(dir / "box", dir / "run", dir / "runs", "batch-1", {"../up"}), std::runtime_error);
+    CHECK_THROWS_AS(file_run_evidence(dir / "box", dir / "run", dir / "runs", "batch-1", {"../up"}), std::invalid_argument);
 }
 
 TEST_CASE("run files: an output the grader cannot read is left out, the others kept", "[grading][run-files]") {
