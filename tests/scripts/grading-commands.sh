@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The grader commands grade.sh's bash calls to write, keep and file what runs (cases-file,
+# keep-checked-runs, file-evidence, check-submission, check-reference): a bad argument is
+# refused with a message naming it and exit 2 (bad usage), a missing folder with exit 6, never
+# a silent success. What they decide is tested in tests/grading; grade.sh's use of them by the
+# grading-*.sh scripts.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+source tests/scripts/lib/checks.sh
+GRADER=${BUILD:-build}/bin/grader
+[[ -x $GRADER ]] || { echo "$GRADER is missing: make grader"; exit 1; }
+work=$(mktemp -d /tmp/grading-commands-test.XXXXXX)
+trap 'rm -rf -- "$work"' EXIT
+
+# refused STATUS TEXT COMMAND...: the grader command exits STATUS and says TEXT.
+refused() {
+    local status=$1 text=$2 said
+    shift 2
+    said=$("$GRADER" "$@" 2>&1)
+    local got=$?
+    [[ $got == "$status" && $said == *"$text"* ]] || { echo "      exit $got: $said"; return 1; }
+}
+
+check "cases-file: an unknown use" refused 2 "--for bogus: not a use of a cases file" \
+    cases-file --lab lab1 --for bogus --out "$work/cases.txt" --items one/naive
+check "cases-file: an unknown case" refused 2 "no case 'nope' in lab1" \
+    cases-file --lab lab1 --out "$work/cases.txt" --items nope/naive
+check "cases-file: an unknown part" refused 2 "no part 'nope' in lab1" \
+    cases-file --lab lab1 --out "$work/cases.txt" --items one/nope
+check "cases-file: a graded item without its parts" refused 2 "a graded item is CASE/PARTS" \
+    cases-file --lab lab1 --out "$work/cases.txt" --items one
+check "cases-file: nothing to run" refused 2 "--items names nothing to run" \
+    cases-file --lab lab1 --out "$work/cases.txt" --items ""
+check "cases-file: no --out" refused 2 "--out is required" cases-file --lab lab1 --items one/naive
+check "... and no cases file was written by any of them" test ! -e "$work/cases.txt"
+check "cases-file: a checked run that is not CASE/INDEX/PART" refused 2 "a checked timed run is CASE/INDEX/PART, not 'perf/x/naive'" \
+    cases-file --lab lab1 --for checked-runs --out "$work/cases.txt" --items perf/x/naive
+check "keep-checked-runs: the same" refused 2 "a checked timed run is CASE/INDEX/PART, not 'perf'" \
+    keep-checked-runs --lab lab1 --runs perf --work "$work" --reference "$work"
+check "file-evidence: a case that is not a plain name" refused 2 "not a plain name: ../up/batch-1" \
+    file-evidence --box "$work" --run "$work" --evidence "$work/runs" --folder batch-1 --cases ../up
+check "check-submission: a folder that is not there" refused 6 "no folder $work/nothing" check-submission --dir "$work/nothing"
+check "check-reference: a run that is not there is incomplete (exit 1), named by its case" refused 1 "perf: " \
+    check-reference --lab lab1 --root "$work" --cases perf
+finish
