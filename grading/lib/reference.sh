@@ -47,7 +47,8 @@ run_reference() {
         status=$?
     for case_name in "$@"; do
         rm -rf -- "${dir:?}/$case_name" && mkdir -p -- "$dir/$case_name"
-        [[ -d $dir/.run/$case_name ]] && mv -- "$dir/.run/$case_name" "$dir/$case_name/out"
+        # A run that failed keeps only its log: no later run may take its outputs as made.
+        ((status == 0)) && [[ -d $dir/.run/$case_name ]] && mv -- "$dir/.run/$case_name" "$dir/$case_name/out"
         cp -- "$dir/.run/log.txt" "$dir/$case_name/log.txt"
     done
     rm -rf -- "$dir/.run"

@@ -197,6 +197,9 @@ status=$?
 check "a reference solution wrong on a case stops grade.sh (status $status: $(tail -1 "$work/screen-wrong.txt" | cut -c1-150))" \
     bash -c "(($status == 1)) && grep -q 'the reference solution of labcpu fails its own check (exit 1: b .*FAIL' '$work/screen-wrong.txt' &&
              ! grep -q 'batch 1 of good' '$work/out-wrong-2/grading.log'"
+check "and keeps no output of that run, which a later run would take as made" \
+    bash -c "compgen -G '$work/out-wrong-2/.grader/reference/labcpu/*/*/log.txt' >/dev/null &&
+             ! compgen -G '$work/out-wrong-2/.grader/reference/labcpu/*/*/out' >/dev/null"
 # The binary built for it is kept (GRADE_TEMPLATE_CACHE, under the key of its sources and the
 # solution): a run into another folder takes it, and it fails the same way. (The run above,
 # with another solution in the same course, was not served the binary of the one before it.)
