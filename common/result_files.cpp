@@ -55,9 +55,6 @@ void store_element(DType t, double v, char* p) {
     }
 }
 
-// The rest of a sparse output file (has_bound 2): a u64 k, then k records of a u64 position (each
-// above the last, below count), the value as dtype and the f64 bound. The elements it leaves
-// out read as NaN, value and bound: not compared.
 // The bytes from the reader's place to the end of the file; the place is kept.
 unsigned long long bytes_left(std::istream& in) {
     const std::streampos here = in.tellg();
@@ -67,6 +64,9 @@ unsigned long long bytes_left(std::istream& in) {
     return left;
 }
 
+// The rest of a sparse output file (has_bound 2): a u64 k, then k records of a u64 position (each
+// above the last, below count), the value as dtype and the f64 bound. The elements it leaves
+// out read as NaN, value and bound: not compared.
 void read_sparse_output(std::istream& in, const std::string& path, unsigned long long count, OutputArray& array) {
     const size_t width = dtype_size(array.dtype), record = 8 + width + 8;
     uint64_t k = 0;

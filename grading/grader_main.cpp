@@ -485,7 +485,8 @@ std::vector<CheckedRun> checked_run_items(const std::string& words) {
     for (const std::string& item : split_words(words)) {
         const size_t first = item.find('/'), second = item.find('/', first + 1);
         const std::string index = second == std::string::npos ? "" : item.substr(first + 1, second - first - 1);
-        if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos)
+        if (first == 0 || index.empty() || index.find_first_not_of("0123456789") != std::string::npos ||
+            second + 1 == item.size())
             fail(exit_code::bad_usage, "a checked timed run is CASE/INDEX/PART, not '" + item + "'");
         runs.emplace_back(item.substr(0, first), std::stoull(index), item.substr(second + 1));
     }
@@ -639,6 +640,8 @@ int cmd_check_reference(int argc, char** argv) {
     args.option("part", "PART", "", "only this part must have run (a reference of checked timed runs)");
     args.parse(argc, argv);
     const LabPlan plan = plan_from(args);
+    if (!args.text("root").empty() && split_words(args.text("cases")).empty())
+        fail(exit_code::bad_usage, "--root needs --cases: the cases whose runs to check");
     std::vector<std::string> problems;
     if (args.text("root").empty()) {
         std::string problem = reference_run_problem(args.text("run"), plan, args.is_set("with-bounds"), args.text("part"));

@@ -35,11 +35,17 @@ check "cases-file: no --out" refused 2 "--out is required" cases-file --lab lab1
 check "... and no cases file was written by any of them" test ! -e "$work/cases.txt"
 check "cases-file: a checked run that is not CASE/INDEX/PART" refused 2 "a checked timed run is CASE/INDEX/PART, not 'perf/x/naive'" \
     cases-file --lab lab1 --for checked-runs --out "$work/cases.txt" --items perf/x/naive
+check "cases-file: a checked run without its part" refused 2 "a checked timed run is CASE/INDEX/PART, not 'perf/3/'" \
+    cases-file --lab lab1 --for checked-runs --out "$work/cases.txt" --items perf/3/
 check "keep-checked-runs: the same" refused 2 "a checked timed run is CASE/INDEX/PART, not 'perf'" \
     keep-checked-runs --lab lab1 --runs perf --work "$work" --reference "$work"
+check "keep-checked-runs: a checked run without its case" refused 2 "not '/3/naive'" \
+    keep-checked-runs --lab lab1 --runs /3/naive --work "$work" --reference "$work"
 check "file-evidence: a case that is not a plain name" refused 2 "not a plain name: ../up/batch-1" \
     file-evidence --box "$work" --run "$work" --evidence "$work/runs" --folder batch-1 --cases ../up
 check "check-submission: a folder that is not there" refused 6 "no folder $work/nothing" check-submission --dir "$work/nothing"
+check "check-reference: --root without its cases" refused 2 "--root needs --cases" \
+    check-reference --lab lab1 --root "$work"
 check "check-reference: a run that is not there is incomplete (exit 1), named by its case" refused 1 "perf: " \
     check-reference --lab lab1 --root "$work" --cases perf
 finish
