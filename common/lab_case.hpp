@@ -82,6 +82,12 @@ struct PartRun {
     std::string skip;
 };
 
+// What an output is made of: its element type and how many elements it has.
+struct OutputShape {
+    DType dtype = DType::f64;
+    size_t count = 0;
+};
+
 // What the CPU reference says the output should be: every element or a sample of them, and
 // how far each may lie from the exact answer (a bound that follows from the arithmetic; zero
 // for exact results).
@@ -133,6 +139,11 @@ public:
     virtual void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) = 0;
     // An output after the last run, copied to the host (dtype as written for the grader).
     virtual OutputArray download(const std::string& output) = 0;
+    // The element type and count of an output as download() returns it, known from the case's
+    // options alone. --reference-outputs (make labN-check's reference side, built on the
+    // starter) writes the CPU reference's answer in this shape without running, allocating
+    // through or reading anything of the student file's: a starter's TODO returns nothing.
+    virtual OutputShape output_shape(const std::string& output) const = 0;
 
     // True when the whole reference is cheap enough for --check auto.
     virtual bool full_reference_is_cheap() const { return true; }

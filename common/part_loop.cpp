@@ -149,7 +149,7 @@ private:
         // than a block holds): recorded as skipped, with the reason, and neither run nor timed.
         if (!part.skip.empty()) return finish(row, PartStatus::skipped, part.skip, false);
         if (!part.run) fail(exit_code::bad_usage, "the driver has no way to run '" + name + "' (a bug in the driver)");
-        if (o_.reference_outputs && !is_yardstick) return write_reference_output(row, name, part);
+        if (o_.reference_outputs && !is_yardstick) return write_reference_output(row, part);
         schedule_ = schedule_of(name);
         checked_runs_.clear();
         for (int position : checked_positions_) checked_runs_.push_back(schedule_.timed_index(position));
@@ -315,22 +315,28 @@ private:
     }
 
     // --reference-outputs: the part's output file holds the CPU reference's answer for the
-    // checked run's inputs (every element, or the sampled ones, the others left as the poison
-    // with a NaN bound: not compared), written as a run of the part would write it. The part's
-    // own code never runs.
-    void write_reference_output(PartRow& row, const std::string& name, const PartRun& part) {
+    // checked run's inputs (every element, or the sampled ones, the others unset with a NaN
+    // bound: not compared), in the shape a run of the part writes. Nothing of the student file
+    // runs or is read: not the part, nor the inputs it would be given, nor its output buffers
+    // (make labN-check builds this side on the starter, whose buffers may not exist).
+    void write_reference_output(PartRow& row, const PartRun& part) {
         row.check = "reference";
         if (part.checked) {
-            prepare(name, part, o_.data_index);
-            if (gpu_) CUDA_CHECK(cudaStreamSynchronize(stream_));
-            OutputArray answer = case_.download(part.output);
+            const OutputShape shape = case_.output_shape(part.output);
             const Reference& r = reference_for(part.output, o_.data_index);
+            const bool integral = shape.dtype == DType::i32 || shape.dtype == DType::u32;
+            OutputArray answer{shape.dtype, {}, {}};
             if (r.positions.empty()) {
                 answer.values = r.value;
             } else {
+                answer.values.assign(shape.count, integral ? 0.0 : std::numeric_limits<double>::quiet_NaN());
                 for (size_t i = 0; i < r.positions.size(); ++i)
-                    if (r.positions[i] < answer.values.size()) answer.values[r.positions[i]] = r.value[i];
+                    if (r.positions[i] < shape.count) answer.values[r.positions[i]] = r.value[i];
             }
+            if (answer.values.size() != shape.count)
+                fail(exit_code::bad_usage, "the driver's reference of " + part.output + " has " +
+                                               std::to_string(answer.values.size()) + " elements where the part writes " +
+                                               std::to_string(shape.count) + " (a bug in the driver)");
             row.output_file = write_output(row.part + ".out", part.output, o_.data_index, std::move(answer));
         }
         report_.add(row, false);

@@ -101,6 +101,7 @@ public:
         const std::vector<float> z = z_.download();
         return OutputArray{DType::f32, std::vector<double>(z.begin(), z.end()), {}};
     }
+    OutputShape output_shape(const std::string&) const override { return {DType::f32, size_t(n_)}; }
 
     // Every element, whatever `full` says: n is at most 2^26.
     Reference reference(const std::string&, uint64_t index, bool) override {

@@ -99,6 +99,7 @@ public:
         std::vector<float> C = dC_.download();
         return OutputArray{DType::f32, std::vector<double>(C.begin(), C.end()), {}};
     }
+    OutputShape output_shape(const std::string&) const override { return {DType::f32, size_t(M_) * N_}; }
 
     bool full_reference_is_cheap() const override { return double(M_) * N_ * K_ <= full_check_macs; }
     Reference reference(const std::string&, uint64_t index, bool full) override {

@@ -364,6 +364,11 @@ public:
         }
         return as_output(C_written_ ? ::download(C_written_->m) : dC_.download());
     }
+    OutputShape output_shape(const std::string& output) const override {
+        if (output == "T") return {DType::f32, size_t(K_) * M_};
+        if (output == "A") return {DType::f32, 2 * size_t(M_) * K_};  // on the device, then back on the host
+        return {DType::f32, size_t(M_) * N_};
+    }
 
     bool full_reference_is_cheap() const override { return double(M_) * N_ * K_ <= full_check_macs; }
     Reference reference(const std::string& output, uint64_t index, bool full) override {

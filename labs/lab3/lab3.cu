@@ -272,6 +272,9 @@ public:
         std::vector<int> dist = dist_.download();
         return as_output(dist.data(), dist.size());
     }
+    OutputShape output_shape(const std::string& output) const override {
+        return {DType::i32, output == "diameter" || output == "diameter_cpu" ? 1 : entries()};
+    }
 
     bool full_reference_is_cheap() const override { return n_ <= full_check_max_n; }
     Reference reference(const std::string& output, uint64_t index, bool full) override {

@@ -262,6 +262,11 @@ public:
         if (output == "max") return as_output(dResult_.download());
         return as_output(dOut_.download());
     }
+    OutputShape output_shape(const std::string& output) const override {
+        if (output == "B") return {DType::f32, size_t(n_)};
+        if (output == "max") return {DType::f32, 1};
+        return {DType::f32, pixels()};
+    }
 
     bool full_reference_is_cheap() const override {
         const double taps = double(2 * radius_ + 1) * (2 * radius_ + 1);

@@ -412,6 +412,8 @@ public:
             DType::u32, graded_output((cub ? cub_keys_ : keys_).download(), (cub ? cub_values_ : values_).download(), batch_, length_),
             {}};
     }
+    // graded_output: the keys, then the values.
+    OutputShape output_shape(const std::string&) const override { return {DType::u32, 2 * total()}; }
 
     // The pairs of run `index` sorted on the CPU, equal keys by value: the canonical form of every
     // correct sort (graded_output). Always whole: the check is exact and cheap.

@@ -300,6 +300,9 @@ public:
         if (output == "C_managed") return as_output(managed_C_, count);
         return as_output(stream_dst_.download().data(), stream_count_);
     }
+    OutputShape output_shape(const std::string& output) const override {
+        return {DType::f32, output == "stream" ? stream_count_ : size_t(n_) * n_};
+    }
 
     bool full_reference_is_cheap() const override { return double(n_) * n_ * n_ <= full_check_macs; }
     Reference reference(const std::string& output, uint64_t index, bool full) override {

@@ -95,6 +95,7 @@ public:
         fake_now_ms += 1000;
     }
     OutputArray download(const std::string&) override { return OutputArray{DType::f64, {sum_}, {}}; }
+    OutputShape output_shape(const std::string&) const override { return {DType::f64, 1}; }
     Reference reference(const std::string&, uint64_t index, bool) override {
         Reference r;
         r.value = {10 + 4 * double(index)};

@@ -49,6 +49,7 @@ public:
     OutputArray download(const std::string& output) override {
         return OutputArray{DType::f64, output == "out" ? out_ : fast_, {}};
     }
+    OutputShape output_shape(const std::string&) const override { return {DType::f64, 3}; }
     void load_inputs(const std::string&, uint64_t, cudaStream_t) override {}  // the same constant inputs every run
     Reference reference(const std::string& output, uint64_t, bool) override {
         ++counts.references;
@@ -183,6 +184,7 @@ public:
     void poison(const std::string&, cudaStream_t) override {}
     void load_inputs(const std::string&, uint64_t, cudaStream_t) override {}
     OutputArray download(const std::string&) override { return OutputArray{DType::f64, {2.0}, {}}; }
+    OutputShape output_shape(const std::string&) const override { return {DType::f64, 1}; }
     Reference reference(const std::string&, uint64_t, bool) override {
         Reference r;
         r.value = {2.0};
