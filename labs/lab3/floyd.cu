@@ -107,7 +107,7 @@ void fw_blocked(int* dist, int n, Launcher& launch) {
 //   about a version of this loop that never ends); thread 0 writes the block's maximum to
 //   partial[blockIdx.x];
 // then a final pass, one block on the GPU, reduces the partial maxima into *result.
-__global__ void diameter_kernel(const int* dist, int n, int* partial) {
+__global__ void diameter_partial_kernel(const int* dist, int n, int* partial) {
     // TODO 4a (extern __shared__ int values[]; its size is the launch's dynamic shared bytes)
 }
 
@@ -121,9 +121,10 @@ __global__ void diameter_final_kernel(const int* partial, int count, int* result
 
 void diameter(const int* dist, int n, int block, const DiameterBuffers& buffers, Launcher& launch) {
     // TODO 4b: threads = block * block; blocks = ceil(n * n / threads) (in size_t: n * n may not
-    //          fit an int); launch(diameter_kernel, blocks, threads, threads * sizeof(int), dist,
-    //          n, buffers.partial); then launch(diameter_final_kernel, 1, threads, threads *
-    //          sizeof(int), buffers.partial, int(blocks), buffers.result). buffers.partial has
-    //          room for buffers.partial_capacity ints: one per block of this launch.
+    //          fit an int); launch(diameter_partial_kernel, blocks, threads, threads *
+    //          sizeof(int), dist, n, buffers.partial); then launch(diameter_final_kernel, 1,
+    //          threads, threads * sizeof(int), buffers.partial, int(blocks), buffers.result).
+    //          buffers.partial has room for buffers.partial_capacity ints: one per block of this
+    //          launch.
     (void)dist, (void)n, (void)block, (void)buffers, (void)launch;
 }

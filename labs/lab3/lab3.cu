@@ -474,7 +474,9 @@ LabInfo lab3() {
         args.option("max-weight", "W", "100", "largest arc weight of the generated graph");
         args.option("components", "K", "1", "split the generated graph into K parts with no arc between them");
         args.option("block", "B", "16", "fw_1d: 1D blocks of B x B threads; fw_2d: B x B blocks; diameter: B x B "
-                                        "threads a block (8, 16 or 32)");
+                                        "threads a block. A power of two from 1 to 64; 64 x 64 threads is more "
+                                        "than a block may have, so the launcher refuses it (the handout's "
+                                        "experiment: 8, 16, 32)");
         args.option("cpu-max-n", "N", "2048", "time the CPU's triple loop only up to this N (0: never)");
     };
     lab.make_case = make_case_of<FloydCase>;
