@@ -4,7 +4,7 @@
 //   scan-symbols, scan-forbidden, headers, check-reference, checked-runs, cases-file,
 //   keep-checked-runs, file-evidence, check, check-outputs, score, time-again, report,
 //   gradebook, similarity, class-report, leaderboard, gpus, cpu-sets, gpu-suspect, progress,
-//   timing.
+//   timing, rubric.
 // Every command reads the lab's manifest through common/manifest.cpp.
 #include <dirent.h>
 #include <errno.h>
@@ -38,6 +38,7 @@
 #include "progress.hpp"
 #include "reports.hpp"
 #include "round_plan.hpp"
+#include "rubric_markdown.hpp"
 #include "run_evidence.hpp"
 #include "run_files.hpp"
 #include "run_ledger.hpp"
@@ -1169,7 +1170,8 @@ const std::map<std::string, Command>& commands() {
         {"cpu-sets", cmd_cpu_sets},
         {"gpu-suspect", cmd_gpu_suspect},
         {"progress", cmd_progress},
-        {"timing", cmd_timing}};
+        {"timing", cmd_timing},
+        {"rubric", cmd_rubric}};
     return table;
 }
 

@@ -9,6 +9,8 @@
 #                            test grades the quick class: tests/scripts/grading-gpu.sh)
 #   make grading-bench N=50  on a GPU machine: grade N copies of the solution (BUGS=20: a fifth of
 #                            them planted bugs), print phase times
+#   make handouts-rubric     rewrite the rubric block of each handout's "How it is graded"
+#                            section from what the grader makes of its manifest
 
 # The grader's tests include its headers by name (the grader itself: mk/grader.mk).
 $(BUILD)/obj/tests/grading/%: CPPFLAGS += -Igrading
@@ -28,7 +30,14 @@ grading-gpu-test: $(GRADER) $(BUILD)/bin/gpu-limits
 grading-bench: $(GRADER) $(BUILD)/bin/gpu-limits
 	grading/bench.sh $(or $(N),50)
 
-.PHONY: dist grading-gpu-test grading-bench
+# The rubric block of each lab's handout (the manifest's `handout`): the cases, the points and
+# curves, the sanitizer deductions and the total, as `grader rubric` prints them from the plan
+# the grader scores with (grading/rubric_markdown.cpp). tests/scripts/handout-rubric.sh fails
+# when a block differs from it.
+handouts-rubric: $(GRADER)
+	@$(foreach lab,$(LABS),python3 tests/scripts/lib/handouts.py rubric write $(GRADER) $(lab) $(call manifest,$(lab),handout) &&) true
+
+.PHONY: dist grading-gpu-test grading-bench handouts-rubric
 
 # Lines `make help` adds for the instructor's copy (the student distribution has no grader).
 define GRADING_HELP
@@ -36,5 +45,6 @@ define GRADING_HELP
   make grader               build the grader's tool; grading/grade.sh grades submissions (grading/README.md)
   make grading-gpu-test     on a GPU: grade the solution, the starter and every planted-bug variant
   make grading-bench N=50   time grading N copies of a submission
+  make handouts-rubric      rewrite each handout's rubric block from its manifest (after changing the points)
 endef
 export GRADING_HELP

@@ -1,10 +1,13 @@
 """What the handouts say, read the way their tests need it: headings, the numbered sections and
-questions, the references between them, the TODOs they name, and the commands they show.
+questions, the references between them, the TODOs they name, the commands they show, and the
+rubric block of their grading sections.
 
 One reader for the tests of tests/scripts/ that check handouts (handout-references.sh,
-handout-commands.sh, dist-contents.sh, lab6-pass-table.sh); run it as
+handout-commands.sh, handout-rubric.sh, dist-contents.sh, lab6-pass-table.sh) and for make
+handouts-rubric; run it as
     python3 tests/scripts/lib/handouts.py COMMAND ...
-from the repository root (COMMAND: references, pass-table, commands; see main()).
+from the repository root (COMMAND: references, source-reports, pass-table, commands, rubric;
+see main()). It never reads a manifest: the grader and mk/manifest.sh do.
 
 The format it reads (what the handouts are written to, as mk/report.sh reads their questions):
 - a heading is a line that starts with '#', outside fenced code blocks; a numbered one reads
@@ -19,6 +22,7 @@ import math
 import os
 import re
 import shlex
+import subprocess
 import sys
 
 FENCE = re.compile(r'^\s*(```|~~~)')
@@ -239,6 +243,13 @@ def check_numbering(root, handouts):
     return problems
 
 
+def manifest_value(root, lab, key):
+    """KEY of labs/LAB/manifest, as the shell reader of manifests (mk/manifest.sh) gives it."""
+    done = subprocess.run(['bash', '-c', 'source mk/manifest.sh && manifest_get "$1" "$2"', 'manifest', lab, key],
+                          cwd=root, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
 TODO_REF = re.compile(r'\bTODOs?\s+(\d+[a-z]?)(?:\s*[–-]\s*(\d+[a-z]?))?')
 
 
@@ -247,12 +258,7 @@ def check_todos(root, handouts):
     problems = []
     for path in handouts:
         lab = lab_of_handout(path)
-        manifest = os.path.join(root, 'labs', lab, 'manifest')
-        files = []
-        for line in read(manifest).split('\n'):
-            m = re.match(r'\s*student_files\s*=\s*(.*)', line)
-            if m:
-                files = m.group(1).split()
+        files = manifest_value(root, lab, 'student_files').split()
         sources = ' '.join(read(os.path.join(root, 'labs', lab, f)) for f in files)
         have = set(re.findall(r'\bTODO\s+(\d+[a-z]?)\b', sources))
         have |= {re.match(r'\d+', t).group(0) for t in have}
@@ -263,6 +269,84 @@ def check_todos(root, handouts):
                         problems.append(f'{os.path.relpath(path, root)}:{start}: "{ref.group(0)}": '
                                         f'labs/{lab}/{" ".join(files)} has no TODO {label}')
     return problems
+
+
+# --- the rubric blocks ---------------------------------------------------------------------------
+
+# A handout's "How it is graded" section holds its lab's rubric between these two lines, as the
+# grader prints it (`grader rubric --lab LAB`, grading/rubric_markdown.cpp): the numbers there are
+# the ones the grade gives, never a copy of the manifest kept by hand.
+RUBRIC_BEGIN = re.compile(r'^<!-- rubric:.*-->\s*$')
+RUBRIC_END = '<!-- /rubric -->'
+GRADING_HEADING = re.compile(r'^#+\s+(\d+\.\s+)?How it is graded\s*$')
+
+
+def grader_rubric(grader, lab):
+    """The block the grader prints for LAB, as a list of lines; exits when the grader fails."""
+    done = subprocess.run([grader, 'rubric', '--lab', lab], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f'{grader} rubric --lab {lab} failed (exit {done.returncode}): {done.stderr.strip()}')
+    return done.stdout.rstrip('\n').split('\n')
+
+
+def rubric_block(lines):
+    """(first, last) indexes of the rubric block's marker lines in LINES, or None when there is
+    none; raises ValueError for a block left open or two blocks."""
+    begins = [i for i, line in enumerate(lines) if RUBRIC_BEGIN.match(line)]
+    if not begins:
+        return None
+    if len(begins) > 1:
+        raise ValueError(f'two rubric blocks (lines {begins[0] + 1} and {begins[1] + 1})')
+    for end in range(begins[0] + 1, len(lines)):
+        if lines[end].strip() == RUBRIC_END:
+            return begins[0], end
+    raise ValueError(f'the rubric block of line {begins[0] + 1} has no closing line "{RUBRIC_END}"')
+
+
+def check_rubric(handout, lab, wanted):
+    """The problems of HANDOUT's rubric block against WANTED (the grader's lines): the first line
+    that differs, named by its line number."""
+    lines = read(handout).split('\n')
+    try:
+        block = rubric_block(lines)
+    except ValueError as e:
+        return [f'{handout}: {lab}: {e}']
+    if block is None:
+        return [f'{handout}: {lab}: its "How it is graded" section has no rubric block (the lines from '
+                f'"<!-- rubric: ..." to "{RUBRIC_END}"): make handouts-rubric writes it']
+    first, last = block
+    have = lines[first:last + 1]
+    for i in range(max(len(have), len(wanted))):
+        mine = have[i] if i < len(have) else '(the block ends)'
+        theirs = wanted[i] if i < len(wanted) else '(the block ends)'
+        if mine != theirs:
+            return [f'{handout}:{first + i + 1}: {lab}\'s rubric differs from what the grader prints '
+                    f'(grader rubric --lab {lab}; make handouts-rubric rewrites it):\n'
+                    f'      the handout: {mine}\n      the grader:  {theirs}']
+    return []
+
+
+def write_rubric(handout, wanted):
+    """Replaces HANDOUT's rubric block with WANTED, in one read and one write of the file (other
+    people edit the handouts' other sections meanwhile). A handout without a block gets it right
+    under its "How it is graded" heading. Returns whether the file changed."""
+    text = read(handout)
+    lines = text.split('\n')
+    block = rubric_block(lines)
+    if block is None:
+        headings_at = [i for i, line in enumerate(lines) if GRADING_HEADING.match(line)]
+        if not headings_at:
+            raise ValueError(f'{handout} has no "How it is graded" heading to put the rubric under')
+        at = headings_at[0] + 1
+        lines[at:at] = [''] + wanted
+    else:
+        lines[block[0]:block[1] + 1] = wanted
+    new = '\n'.join(lines)
+    if new == text:
+        return False
+    with open(handout, 'w', encoding='utf-8') as f:
+        f.write(new)
+    return True
 
 
 # --- references to the source reports ---------------------------------------------------------
@@ -502,6 +586,26 @@ def main(argv):
                 for argv_ in parts:
                     print(f'{path}\t{line}\t' + ' '.join(shlex.quote(a) for a in argv_))
         return 0
+    if command == 'rubric':
+        # handouts.py rubric check|write GRADER LAB HANDOUT: compare HANDOUT's rubric block with
+        # what GRADER prints for LAB (exit 1 and the first line that differs), or rewrite it.
+        if len(argv) != 6 or argv[2] not in ('check', 'write'):
+            print('usage: handouts.py rubric check|write GRADER LAB HANDOUT', file=sys.stderr)
+            return 2
+        verb, grader, lab, handout = argv[2:]
+        wanted = grader_rubric(grader, lab)
+        if verb == 'write':
+            try:
+                changed = write_rubric(handout, wanted)
+            except ValueError as e:
+                print(f'{handout}: {e}', file=sys.stderr)
+                return 1
+            print(f'{handout}: {lab}\'s rubric {"rewritten" if changed else "unchanged"}')
+            return 0
+        problems = check_rubric(handout, lab, wanted)
+        for p in problems:
+            print('FAIL  ' + p)
+        return 1 if problems else 0
     print(f'unknown command {command}', file=sys.stderr)
     return 2
 
