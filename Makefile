@@ -76,6 +76,7 @@ lab_sources = $(filter-out $(addprefix labs/$(1)/,$(call lab_student_files,$(1))
 lab_impl_sources = $(addprefix $(if $(filter solution,$(2)),solutions,labs)/$(1)/,$(call lab_student_files,$(1)))
 lab_bin = $(BUILD)/bin/$(1)-$(2)
 lab_shows_toolchain = $(filter yes,$(call manifest,$(1),run.toolchain))
+asks_for_help = $(filter --help,$(ARGS))
 # The newest sweep of this lab, else the sample measured on a current GPU.
 lab_csv = $(or $(CSV),$(lastword $(sort $(wildcard results/$(1)/sweep-*.csv))),$(firstword $(wildcard labs/$(1)/sample/*.csv)))
 
@@ -97,10 +98,11 @@ $(1)-build:
 # `make labN` allows a case the time the grader allows (the manifest's time_limit, when it names
 # one; the driver's own default otherwise): one owner, the manifest. With run.toolchain = yes
 # (lab0) it first shows the toolchain and the GPU: nvcc's version, then `make limits`, which
-# stops here with a plain message where there is no GPU.
+# stops here with a plain message where there is no GPU. Asked for the options (ARGS=--help),
+# it runs the program alone: the help needs no GPU, and a missing one must not hide it.
 $(1): $(1)-build $(if $(call lab_shows_toolchain,$(1)),$(BUILD)/bin/gpu-limits)
-	$(if $(call lab_shows_toolchain,$(1)),$(NVCC) --version)
-	$(if $(call lab_shows_toolchain,$(1)),$(BUILD)/bin/gpu-limits)
+	$(if $(call lab_shows_toolchain,$(1)),$$(if $$(asks_for_help),,$(NVCC) --version))
+	$(if $(call lab_shows_toolchain,$(1)),$$(if $$(asks_for_help),,$(BUILD)/bin/gpu-limits))
 	$(call lab_bin,$(1),$(IMPL)) $(if $(call manifest,$(1),time_limit),--time-limit $(call manifest,$(1),time_limit)) $(call manifest,$(1),run.default) $$(ARGS)
 $(1)-bench: $(1)-build
 	$(call lab_bin,$(1),$(IMPL)) $(call manifest,$(1),bench.args) $$(ARGS)
@@ -138,7 +140,8 @@ TEST_DIRS := $(sort $(patsubst tests/%/,%,$(dir $(wildcard tests/*/*.cpp tests/*
 test_sources = $(wildcard tests/$(1)/*.cpp tests/$(1)/*.cu) tests/catch_main.cpp \
     $(if $(filter $(1),$(LABS)),$(filter-out labs/$(1)/driver.cpp,$(call lab_sources,$(1))) $(call lab_impl_sources,$(1),solution))
 # The student distribution has no solutions/: its labs build and test the student side only.
-LABS_WITH_SOLUTION := $(foreach lab,$(LABS),$(if $(wildcard solutions/$(lab)/.),$(lab)))
+# (Stripped: foreach leaves a blank for every lab without one, and a blank is not empty to $(if).)
+LABS_WITH_SOLUTION := $(strip $(foreach lab,$(LABS),$(if $(wildcard solutions/$(lab)/.),$(lab))))
 
 # Catch2's header, compiled once (GCC's precompiled header, CATCH_PCH.gch) and included first
 # in every test .cpp: its text was most of each test file's compile, 36 times over.
@@ -199,6 +202,7 @@ help:
 	@echo
 	@echo "  make labN                 build your labs/labN and run its default case"
 	@echo "  make labN ARGS='--m 512'  ... with options added (make labN ARGS=--help lists them)"
+	@echo "  make labN-build           only build your labs/labN (make labN builds it too)"
 	@$(if $(LABS_WITH_SOLUTION),echo "  make labN IMPL=solution   the same with the reference solution (instructor copy)",true)
 	@echo "  make labN-bench           the lab's benchmark case (lab1: 4096^3 against cuBLAS)"
 	@echo "  make labN-sweep           run the lab's experiment into results/labN/sweep-DATE.csv"

@@ -32,6 +32,14 @@ check "... and no instructor-only block of a Markdown file" bash -c "! grep -rlq
 check "... which the README of the instructor's copy has" grep -q -- '<!-- instructor-only -->' README.md
 check "... so the tarball's README says nothing of grade.sh" bash -c "! grep -q 'grade\.sh' '$root/README.md'"
 
+# --- make help offers what the copy has ------------------------------------------------------------
+# The reference solution's runs (IMPL=solution) need solutions/: listed in the instructor's copy only.
+course_help=$(make -s --no-print-directory help 2>&1)
+student_help=$(make -s --no-print-directory -C "$root" help 2>&1)
+check "the instructor's make help lists make labN IMPL=solution" contains "$course_help" "IMPL=solution"
+check "... and the tarball's does not: it has no solutions/" bash -c '! grep -q "IMPL=solution" <<<"$1"' _ "$student_help"
+check "... which lists make labN-build, which the handouts use" contains "$student_help" "make labN-build"
+
 # --- no reference to a document the tarball lacks ---------------------------------------------------
 # Text files only (the samples are CSV, the graphs text: all are read).
 mapfile -d '' texts < <(cd "$root" && find . -type f ! -name '*.png' -print0)

@@ -2,7 +2,8 @@
 # What every lab's driver gets from the shared driver core, checked on each lab's student
 # binary without a GPU: --help names the manifest's parts in the manifest's order; a bad part,
 # a bad option or a bad cases file gets one clear line and exit 2 (6 for a missing file)
-# before the GPU is even looked for; and with no GPU the driver says so and exits 3.
+# before the GPU is even looked for; with no GPU the driver says so and exits 3, and `make labN
+# ARGS=--help` still prints the options.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
@@ -18,6 +19,9 @@ for manifest in labs/*/manifest; do
     parts=$(manifest_get "$lab" parts)
     check_run 0 "parts: ${parts// /, }" -- "$binary" --help
     check_run 0 "usage: $lab [options]" -- "$binary" --help
+    # What the handouts tell a student to type: the options, with no GPU too (lab 0 shows the
+    # toolchain and the GPU's limits first, which stop where there is no GPU, but not for --help).
+    CUDA_VISIBLE_DEVICES= MAKEFLAGS= check_run 0 "usage: $lab [options]" -- make -s --no-print-directory BUILD="$BUILD" "$lab" ARGS=--help
     check_run 2 "--part: no part named 'nosuch'" -- "$binary" --part "${parts%% *},nosuch"
     check_run 2 "unknown option --nosuch" -- "$binary" --nosuch 1
     check_run 2 "--reps must be between 0 and" -- "$binary" --reps -1
