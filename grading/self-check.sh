@@ -20,7 +20,11 @@
 # Output: the points of the public cases part by part, each failing case with the grader's
 # message, the sanitizer verdict, the hidden cases by count. The whole grading folder is kept
 # in build/self-check/LAB/ (feedback.md: the feedback the grader would write).
-# Exit status: 0 checked (whatever the points); 2 bad usage; 3 no GPU; 1 the check failed.
+# Without a usable GPU (a laptop without an NVIDIA GPU) it still builds your files as the
+# grader does and makes the static checks (forbidden APIs, symbols, headers), prints what they
+# found, and says that the cases need a GPU.
+# Exit status: 0 checked (whatever the points); 2 bad usage; 3 no GPU (the build and the
+# static checks were made, no case); 1 the check failed.
 set -uo pipefail
 
 GRADING_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -39,18 +43,6 @@ from=${2:-labs/$lab}
 BUILD=${BUILD:-build}
 [[ $BUILD == /* ]] || BUILD=$REPO/$BUILD
 export BUILD
-
-# A GPU first: without one no case can run, so nothing is built (GRADE_ASSUME_GPU: the grader's
-# own tests, whose CPU test lab needs none).
-if [[ ! ${GRADE_ASSUME_GPU:-0} =~ ^[1-9]$ ]]; then
-    make -s --no-print-directory BUILD="$BUILD" "$BUILD/bin/gpu-limits" >/dev/null 2>&1 ||
-        { echo "self-check: cannot build $BUILD/bin/gpu-limits (make limits) to look for a GPU" >&2; exit 1; }
-    if ! answer=$("$BUILD/bin/gpu-limits" 2>&1); then
-        echo "make $lab-check needs an NVIDIA GPU, as the grader does: no CUDA device is usable here ($(tail -1 <<<"$answer"))." >&2
-        echo "Run it on the course's GPU machine; make $lab still checks your parts against the CPU reference." >&2
-        exit 3
-    fi
-fi
 
 # The class of one: you, with your lab's files as the course lays them out. The grading folder
 # of the last check is graded again (--regrade), so the trusted objects it compiled and the
@@ -79,9 +71,14 @@ echo "Checking your $lab as the grader does (its public cases; the full log: $wo
     "$work/submissions" \
     >"$work/grade.log" 2>&1
 status=$?
-if ((status != 0)); then
+# Exit 3: no usable GPU. grade.sh still built the files and made the static checks; the score
+# says so, and what follows prints those and not the cases' points.
+no_gpu=""
+if ((status == 3)); then
+    no_gpu=$(sed -n 's/^NO GPU: \(.*\)\. Submissions are unpacked.*/\1/p' "$work/grade.log" | head -1)
+    no_gpu=${no_gpu:-no CUDA device was usable}
+elif ((status != 0)); then
     tail -5 "$work/grade.log" >&2
-    ((status == 3)) && echo "make $lab-check needs an NVIDIA GPU: no CUDA device was usable." >&2
     exit "$status"
 fi
 score=$work/out/students/you/$lab/score.tsv
@@ -95,7 +92,7 @@ if ((hidden == 0)) && [[ -f grading/hidden-cases.tsv ]]; then
 fi
 
 echo
-awk -F'\t' -v hidden="${hidden:-0}" -v isolation="$(cat "$work/out/isolation.txt" 2>/dev/null)" '
+awk -F'\t' -v hidden="${hidden:-0}" -v isolation="$(cat "$work/out/isolation.txt" 2>/dev/null)" -v no_gpu="$no_gpu" -v lab="$lab" '
     function field(name,   i) { for (i = 1; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2); return "" }
     function add_part(p) { if (!(p in seen)) { seen[p] = 1; order[++parts] = p } }
     field("record") == "lab" { title = field("title"); state = field("state"); note = field("note"); total = field("points"); max = field("max"); next }
@@ -105,17 +102,29 @@ awk -F'\t' -v hidden="${hidden:-0}" -v isolation="$(cat "$work/out/isolation.txt
         message = field("message"); passed = field("passed")
         if (kind == "correctness" || kind == "performance") {
             add_part(part)
+            if (!(c in case_seen)) { case_seen[c] = 1; public_cases++ }
             if (kind == "performance" && message ~ /^timed at grading/) { untimed[part] += top; untimed_all += top; timed_note = message }
             else { got[part] += points; of[part] += top }
             if (kind == "correctness" && passed != "1") failures[part] = failures[part] "    case " c ": " message "\n"
             if (kind == "performance" && message !~ /^timed at grading/) perf[part] = perf[part] "    performance, case " c ": " message "\n"
         } else if (kind == "sanitizer") {
             sanitizer = sanitizer "  " message (points < 0 ? " (" points " points)" : "") "\n"
-        } else if (kind == "forbidden" || kind == "build" && passed != "1" || kind == "submission" || kind == "run" || kind == "below-bound") {
+        } else if (kind == "build" && passed == "1") {
+            built = 1
+        } else if (kind == "forbidden" || kind == "build" || kind == "submission" || kind == "run" && no_gpu == "" || kind == "below-bound") {
             problems = problems "  " message "\n"
         }
     }
     END {
+        if (no_gpu != "") {
+            # Without a GPU: the build and the static checks as the grader makes them; no case ran.
+            printf "%s: %s\n", title, built ? "built as the grader builds it" : "NOT BUILT"
+            if (problems != "") printf "%s", problems
+            else if (built) printf "  no forbidden API, symbol or header found: the static checks pass\n"
+            printf "Cases: not run. They need an NVIDIA GPU, and this machine has none usable (%s).\n", no_gpu
+            printf "Run make %s-check on a machine with one for the points of the %d public cases (%d hidden ones run only at grading).\n", lab, public_cases, hidden
+            exit
+        }
         printf "%s: %s\n", title, state == "graded" ? "built and run as the grader does" : "NOT GRADED (" note ")"
         if (problems != "") printf "%s", problems
         for (i = 1; i <= parts; i++) {
@@ -131,3 +140,4 @@ awk -F'\t' -v hidden="${hidden:-0}" -v isolation="$(cat "$work/out/isolation.txt
         printf "Sandbox: %s\n", isolation
     }' "$score"
 echo "The grader's feedback on these runs: $work/out/students/you/feedback.md"
+[[ -z $no_gpu ]] || exit 3

@@ -6,8 +6,8 @@
 # files for the public cases, though the check has no reference solution (the CPU reference's
 # answers stand for its outputs, --reference-outputs); it prints each failing case with the
 # grader's message, the sanitizer verdict and the hidden cases by count; it runs no hidden
-# case. make labcpu-check runs it on labs/labcpu. Without a GPU (none assumed) it stops at
-# once, exit 3, saying so.
+# case. make labcpu-check runs it on labs/labcpu. Without a GPU (none assumed) it builds and makes
+# the static checks, prints what they found, and exits 3, saying the cases need a GPU.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
@@ -67,11 +67,24 @@ check "the check's reference answers came from the driver's CPU reference, not a
 check "make labcpu-check checks labs/labcpu (the starter: 0 points)" grep -q '^Public cases: 0 of 3 points' "$work/make-check.txt"
 check "make help lists labN-check" bash -c "make -s -C '$repo' help | grep 'make labN-check' >/dev/null"
 
-# No GPU: a clear message and exit 3 at once, nothing built.
+# No GPU (none assumed, none visible): the build and the static checks as the grader makes them,
+# then exit 3, saying that the cases need a GPU. A laptop without an NVIDIA GPU still learns
+# that a file breaks a rule before handing it in.
 (cd "$repo" && CUDA_VISIBLE_DEVICES= BUILD=$BUILD grading/self-check.sh labcpu) >"$work/no-gpu.txt" 2>&1
 status=$?
-check "without a GPU the check stops with exit 3 ($status)" test "$status" == 3
-check "... saying it needs an NVIDIA GPU" grep -q 'needs an NVIDIA GPU' "$work/no-gpu.txt"
+check "without a GPU the check exits 3 ($status)" test "$status" == 3
+check "... having built the file as the grader does" grep -q 'built as the grader builds it' "$work/no-gpu.txt"
+check "... and made the static checks, which pass on the starter" grep -q 'the static checks pass' "$work/no-gpu.txt"
+check "... saying the cases need an NVIDIA GPU" grep -q '^Cases: not run. They need an NVIDIA GPU' "$work/no-gpu.txt"
+check "... and printing no points" bash -c "! grep -q '^Public cases:' '$work/no-gpu.txt'"
+mkdir -p "$subs/calls-out"
+sed 's|^#include|int call_out() { return system("true"); }\n#include|' "$fixtures/labcpu/work.cpp" >"$subs/calls-out/work.cpp"
+awk 'NR == 1 { print "#include <cstdlib>" } { print }' "$subs/calls-out/work.cpp" >"$subs/calls-out/work.tmp" &&
+    mv "$subs/calls-out/work.tmp" "$subs/calls-out/work.cpp"
+(cd "$repo" && CUDA_VISIBLE_DEVICES= BUILD=$BUILD grading/self-check.sh labcpu "$subs/calls-out") >"$work/no-gpu-forbidden.txt" 2>&1
+status=$?
+check "without a GPU a forbidden call is found (exit $status)" grep -q 'forbidden API at work.cpp' "$work/no-gpu-forbidden.txt"
+check "... with the manifest's reason" grep -q 'the parts must compute, not call out' "$work/no-gpu-forbidden.txt"
 check "a lab that does not exist is refused (exit 2)" bash -c "cd '$repo' && grading/self-check.sh nolab >/dev/null 2>&1; test \$? == 2"
 rm -rf -- "$BUILD/self-check/labcpu"
 finish
