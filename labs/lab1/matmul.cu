@@ -47,17 +47,21 @@ void matmul_tiled(const MatmulProblem& p, int tile, Launcher& launch) {
 
 // ---------------------------------------------------------------------------------
 // Rung 3: tiles in dynamically allocated shared memory (extern __shared__ float s[];),
-// its size given at launch time as the 4th launch argument.
+// its size given at launch time as the 4th launch argument. The tile side T is a template
+// parameter, as in rung 2; the depth is a run-time argument.
+template <int T>
 __global__ void dynamic_kernel(const float* A, const float* B, float* C, int M, int N, int K, int depth) {
     // TODO 3a: the tiled kernel with its shared arrays carved out of one dynamic buffer.
     //          Dynamic memory lets the size be a run-time choice: stage `depth` tiles of K
-    //          per barrier (a tile x depth*tile strip of A and a depth*tile x tile strip
-    //          of B; handout, rung 3) and measure what it buys (make lab1 ARGS="--depth 4").
+    //          per barrier (a T x depth*T strip of A and a depth*T x T strip of B; handout,
+    //          rung 3) and measure what it buys (make lab1 ARGS="--depth 4").
 }
 
 void matmul_dynamic(const MatmulProblem& p, int tile, int depth, Launcher& launch) {
-    // TODO 3b: launch with the number of bytes of shared memory the kernel needs. The
-    //          driver checks that this rung asks for dynamic shared memory.
+    // TODO 3b: launch with the number of bytes of shared memory the kernel needs, choosing
+    //          the instantiation as in TODO 2d: launch(dynamic_kernel<8>, grid, block, bytes,
+    //          ..., depth) for tile 8, and so on for 16 and 32; LaunchRefused for any other.
+    //          The driver checks that this rung asks for dynamic shared memory.
     (void)p, (void)tile, (void)depth, (void)launch;
 }
 
