@@ -101,7 +101,7 @@ std::vector<const CasePlan*> timed_cases(const LabPlan& plan) {
 }
 
 std::string cases_table(const LabPlan& plan) {
-    std::string out = "| case | | points per part | options |\n| --- | --- | ---: | --- |\n";
+    std::string out = "| case | kind | points per part | options |\n| --- | --- | ---: | --- |\n";
     size_t shown = 0, hidden = 0;
     // The public cases first, which a student can run, then the hidden ones, in the manifest's order.
     for (bool hidden_pass : {false, true})
@@ -116,6 +116,18 @@ std::string cases_table(const LabPlan& plan) {
     double per_part = plan.parts.empty() ? 0 : plan.correctness_points(plan.parts.front());
     std::string text = plural(shown, "public case", "public cases") + " and " + plural(hidden, "hidden one", "hidden ones") +
                        ": " + number(per_part) + " correctness points per part.";
+    // The checker's rule (grading/output_check.hpp): |student - reference| <= tolerance x 2 x bound.
+    bool one_tolerance = true;
+    for (const CasePlan& c : plan.cases) one_tolerance = one_tolerance && c.tolerance == plan.cases.front().tolerance;
+    text += " A part passes a case when each element of its output differs from the reference solution's, on the same "
+            "inputs, by at most ";
+    if (one_tolerance && !plan.cases.empty()) {
+        text += number(2 * plan.cases.front().tolerance) + " × the error bound the reference run gives it.";
+    } else {
+        std::vector<std::string> multiples;
+        for (const CasePlan& c : plan.cases) multiples.push_back(code(c.name) + " " + number(2 * c.tolerance));
+        text += "a multiple of the error bound the reference run gives it (" + listed(multiples) + ").";
+    }
     if (!plan.grading_args.empty())
         text += " Every graded run adds " + code(join_list(plan.grading_args, " ")) + " to the case's options";
     else
