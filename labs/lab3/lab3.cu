@@ -45,6 +45,49 @@ __global__ void trusted_fw_2d_kernel(int* dist, int n, int k) {
     dist[i * n + j] = min(dist[i * n + j], dist[i * n + k] + dist[k * n + j]);
 }
 
+// The GPU's min-plus limit: relaxations d = min(a + b, d) a second when a kernel does nothing
+// else, the ceiling of every Floyd-Warshall kernel (the blocked part's "% of the limit"). Each
+// thread relaxes an 8 x 16 tile of distances against 8 + 16 entries in registers, as the
+// blocked kernel's inner loop does against a row and a column of its tiles; the 8 row entries
+// grow by one every step (8 adds a step beside the 128 relaxations, so the measured limit is
+// within 6% of the pure one), so that no step repeats the last and none can be folded away.
+// One __viaddmin_s32 (DPX) a relaxation on sm_90 and later, an add and a min before.
+constexpr int limit_rows = 8, limit_cols = 16, limit_steps = 1024, limit_threads = 128;
+
+__device__ __forceinline__ int limit_relax(int a, int b, int d) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    return __viaddmin_s32(a, b, d);
+#else
+    return min(a + b, d);
+#endif
+}
+
+__global__ void __launch_bounds__(limit_threads) minplus_limit_kernel(int* sink, int seed) {
+    int a[limit_rows], b[limit_cols], d[limit_rows][limit_cols];
+#pragma unroll
+    for (int i = 0; i < limit_rows; ++i) a[i] = seed + int(threadIdx.x) + 3 * i;
+#pragma unroll
+    for (int j = 0; j < limit_cols; ++j) b[j] = seed ^ (5 * j);
+#pragma unroll
+    for (int i = 0; i < limit_rows; ++i)
+#pragma unroll
+        for (int j = 0; j < limit_cols; ++j) d[i][j] = FW_INF - i - j;
+    for (int step = 0; step < limit_steps; ++step) {
+#pragma unroll
+        for (int i = 0; i < limit_rows; ++i)
+#pragma unroll
+            for (int j = 0; j < limit_cols; ++j) d[i][j] = limit_relax(a[i], b[j], d[i][j]);
+#pragma unroll
+        for (int i = 0; i < limit_rows; ++i) a[i] += 1;
+    }
+    int least = FW_INF;
+#pragma unroll
+    for (int i = 0; i < limit_rows; ++i)
+#pragma unroll
+        for (int j = 0; j < limit_cols; ++j) least = min(least, d[i][j]);
+    if (least == seed) *sink = least;  // never true for the seed the driver passes: keeps the work
+}
+
 OutputArray as_output(const int* values, size_t count) {
     return OutputArray{DType::i32, std::vector<double>(values, values + count), {}};
 }
@@ -101,6 +144,13 @@ public:
 
     void setup(const GpuInfo* gpu, cudaStream_t stream) override {
         stream_ = stream;
+        if (gpu) {
+            // A full wave of the min-plus limit kernel: as many blocks as every SM holds at once.
+            int per_sm = 0;
+            CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, minplus_limit_kernel, limit_threads, 0));
+            limit_blocks_ = unsigned(std::max(per_sm, 1) * gpu->prop.multiProcessorCount);
+        }
+        limit_sink_ = DeviceBuffer<int>(1);
         // Run index 0's graph, on the host: the file, or the generator's (once a case: at N = 2048
         // and density 0.1, about 0.11 s of CPU time on the development machine). The other runs'
         // graphs are drawn on the GPU (run_graph.hpp): their host twin takes about 0.09 s there,
@@ -209,6 +259,15 @@ public:
                 const dim3 grid(ceil_div(unsigned(n_), unsigned(block_)), ceil_div(unsigned(n_), unsigned(block_)));
                 for (int k = 0; k < n_; ++k) launch(trusted_fw_2d_kernel, grid, block, 0, dist_.get(), n_, k);
             };
+        } else if (name == "minplus_limit") {
+            // Nothing to check: only its rate counts (relaxations over time), beside fw_blocked's.
+            run.output = "none";
+            run.checked = false;
+            if (!chosen("fw_blocked")) run.skip = "no part chosen is timed against it";
+            run.work = double(limit_blocks_) * limit_threads * limit_steps * limit_rows * limit_cols;
+            run.run = [this](Launcher& launch) {
+                launch(minplus_limit_kernel, dim3(limit_blocks_), dim3(limit_threads), 0, limit_sink_.get(), -1);
+            };
         } else {  // cpu_diameter
             run.output = "diameter_cpu";
             run.host_timed = true;
@@ -257,6 +316,8 @@ public:
             l2_flush_.fill_bytes(0, stream);  // last: the run reads its matrix from memory
         } else if (part == "cpu_diameter") {
             diameter_host_ = trusted_distances_on_host(index);
+        } else if (part == "minplus_limit") {
+            // registers only: no input
         } else {  // fw_1d, fw_2d, fw_blocked, trusted_2d
             load_matrix(dist_.get(), index, stream);
         }
@@ -426,6 +487,8 @@ private:
     uint64_t seed_, sample_seed_;
     std::vector<std::string> parts_;
     bool yardsticks_;
+    unsigned limit_blocks_ = 1;     // the min-plus limit kernel's grid: one full wave
+    DeviceBuffer<int> limit_sink_;  // what the min-plus limit kernel would write (never does)
     std::string graph_file_;
     RandomGraphSpec spec_;
     Graph graph_;
@@ -464,6 +527,7 @@ LabInfo lab3() {
     lab.metrics = {{"Grelax/s", "grelax", 1e9, Metric::Bound::none}, {"GB/s", "gbps", 1e9, Metric::Bound::memory_bytes}};
     lab.yardsticks = {{"cpu", "the CPU's triple loop"},
                       {"trusted_2d", "the plain 2D kernel"},
+                      {"minplus_limit", "the GPU's min-plus limit (relaxations alone)"},
                       {"cpu_diameter", "the CPU's loop over the matrix"}};
     lab.declare_options = [](ArgParser& args) {
         args.option("graph", "FILE", "", "read the graph from FILE (.gr: DIMACS, else the plain format; "
