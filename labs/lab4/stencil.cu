@@ -93,7 +93,8 @@ void conv_global(const Convolution2D& c, Launcher& launch) {
 // loads the (BH + 2r) x (BW + 2r) inputs around it (zeros outside the image) into shared
 // memory, waits at a barrier, and computes from the tile. Dynamic shared memory sized from the
 // radius, or a template on the radius (switch (c.radius) { case 0: ... }) with a static tile.
-// Handout section 3.7: several outputs a thread, for the goal at 8192 x 8192, r = 2 (task 8).
+// Handout, section 3.7 (The convolution: border rule, tile and halo): several outputs a thread,
+// for the goal at 8192 x 8192, r = 2 (task 9).
 __global__ void conv_shared_kernel(const float* in, float* out, int width, int height, int radius) {
     // TODO 6a
 }
