@@ -506,7 +506,8 @@ LabInfo lab7() {
         args.option("n", "N", "1024", "side of the square matrices A, B and C");
         args.option("tile", "T", "32", "tile side of the GPU kernels (8, 16 or 32): blocks of T x T threads");
         args.option("threads", "P", "all", "OpenMP threads of the CPU parts and the OpenMP yardstick (all: every core)");
-        args.option("stream", "COUNT", "16777216", "floats the streaming part reads from mapped memory (default 64 MiB)");
+        args.option("stream", "COUNT", "16777216",
+                    "floats the streaming part reads from mapped memory (4 bytes each: 64 MiB by default)");
     };
     lab.make_case = make_case_of<ZeroCopyCase>;
     return lab;
