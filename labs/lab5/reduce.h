@@ -50,6 +50,6 @@ void reduce_unrolling8(const ReduceProblem& p, Launcher& launch);              /
 void reduce_unroll_warps8(const ReduceProblem& p, Launcher& launch);           // reduceUnrollWarps8
 void reduce_complete_unroll_warps8(const ReduceProblem& p, Launcher& launch);  // reduceCompleteUnrollWarps8
 void reduce_complete_unroll(const ReduceProblem& p, Launcher& launch);         // reduceCompleteUnroll<iBlockSize>
-// ... and two rungs beyond the seed:
+// ... and two rungs beyond the textbook:
 void reduce_shuffle(const ReduceProblem& p, Launcher& launch);      // a block's sum by warp shuffles
 void reduce_grid_stride(const ReduceProblem& p, Launcher& launch);  // one launch: grid-stride, double2
