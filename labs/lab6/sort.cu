@@ -74,11 +74,11 @@ __global__ void bitonic_sort_shared_kernel(uint32_t* keys, uint32_t* values, uns
 // This is the sample's structure, the first step; the speed of the graded performance cases
 // comes from the handout's tasks 5 to 9 (task 9: a big tile of 8192 pairs in dynamic shared
 // memory, two passes a merge above it).
-// In every kernel of this part, as in the whole network of the handout's section 3.2 (Bitonic
-// sort), a comparator's direction is the requested one, reversed when size < length and the bit
-// `size` of the pair's position in its array is set; arrays start at multiples of length,
-// which is a power of two above 1024, so that bit is the same in the position in the whole
-// batch.
+// In every kernel of this part, as in the whole network of the handout's
+// section 3.2 (Bitonic sort), a comparator's direction is the requested one, reversed when size
+// < length and the bit `size` of the pair's position in its array is set; arrays start at
+// multiples of length, which is a power of two above 1024, so that bit is the same in the
+// position in the whole batch.
 
 // The presort. Part 1's kernel cannot do it: run with length = 1024, it never reverses a whole
 // tile (at size == length it goes the requested way), so every tile would come out sorted the
