@@ -32,7 +32,7 @@ __global__ void tiled_kernel(const float* A, const float* B, float* C, int M, in
     //          each thread loads one element of each tile (0 outside the matrix),
     //          waits for the whole tile, accumulates T products, and waits again before
     //          the tile is overwritten. Which barrier is which, and why both are needed,
-    //          is question 4 of the handout.
+    //          is question 4 (The two barriers) of the handout.
     // TODO 2c: store the result if the thread is inside C.
 }
 

@@ -262,7 +262,7 @@ public:
             run.metric = "gbps";
             run.work = pass_bytes();
             // The faster of the two copies of this run: on an H100 or H200 the copy kernel moves
-            // about twice what a device-to-device cudaMemcpy2D does (the handout, section 11).
+            // about twice what a device-to-device cudaMemcpy2D does (the handout, section 11 (Reference results on an H200)).
             run.yardstick = "copy2d copykernel";
             if (yardsticks_timed_) run.note = [](const PartResult&) { return "(% of the faster copy)"; };
             run.config = {"32", "8"};

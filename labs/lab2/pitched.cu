@@ -41,7 +41,7 @@ void free_device_matrix(cudaPitchedPtr matrix) {
 
 void copy_to_device(cudaPitchedPtr device, cudaPitchedPtr host, cudaStream_t stream) {
     // TODO 1d: cudaMemcpy2DAsync(dst, dst pitch, src, src pitch, row width in bytes, rows,
-    //          cudaMemcpyHostToDevice, stream). Handout question 3: why not cudaMemcpy?
+    //          cudaMemcpyHostToDevice, stream). Handout question 3 (Why `cudaMemcpy2D` rather than `cudaMemcpy`): why not cudaMemcpy?
     (void)device, (void)host, (void)stream;
 }
 
@@ -65,7 +65,7 @@ void matmul_naive(const MatmulOperands& m, int block_width, int block_height, La
 
 // ---------------------------------------------------------------------------------
 // TODO 3: the naive kernel reading A transposed: At is K x M, A[row][k] = At[k][row].
-// Handout, question 2: when does a warp read A better this way?
+// Handout, question 2 (In the naive kernel): when does a warp read A better this way?
 __global__ void naive_at_kernel(cudaPitchedPtr At, cudaPitchedPtr B, cudaPitchedPtr C) {
     // TODO 3a
 }

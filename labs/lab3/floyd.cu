@@ -34,9 +34,9 @@ void fw_1d(int* dist, int n, int block, Launcher& launch) {
 // TODO 2: the same with a 2D grid of block x block 2D blocks.
 __global__ void fw_2d_kernel(int* dist, int n, int k) {
     // TODO 2a: column j from the x indices, row i from the y indices (which one makes a warp
-    //          read consecutive ints? handout, question 2); threads outside the matrix do
+    //          read consecutive ints? handout, question 2 (Which index goes along x)); threads outside the matrix do
     //          nothing. The student report this lab quotes went on to a flat index
-    //          ij = i * n + j and back to i and j: handout, question 3 asks what that bought.
+    //          ij = i * n + j and back to i and j: handout, question 3 (The report's index detour) asks what that bought.
 }
 
 void fw_2d(int* dist, int n, int block, Launcher& launch) {
@@ -46,7 +46,7 @@ void fw_2d(int* dist, int n, int block, Launcher& launch) {
 }
 
 // ---------------------------------------------------------------------------------
-// TODO 3: the blocked Floyd-Warshall (handout, section 3.4). The matrix is cut into T x T tiles;
+// TODO 3: the blocked Floyd-Warshall (handout, section 3.4 (The blocked algorithm)). The matrix is cut into T x T tiles;
 // to start, one block of T x T threads per tile and one element a thread. Round r handles
 // k = r * T .. r * T + T - 1, in three launches, in this order:
 //   phase 1: the diagonal tile (r, r) alone;
@@ -54,7 +54,7 @@ void fw_2d(int* dist, int n, int block, Launcher& launch) {
 //   phase 3: every other tile.
 // Elements outside the matrix (n need not be a multiple of T): load FW_INF there, so that they
 // change nothing (FW_INF + FW_INF fits in an int), and never store them. Once it passes, make
-// phase 3 fast (handout, section 3.5 and task 4): tiles of 64, several elements a thread in
+// phase 3 fast (handout, section 3.5 (More results per thread) and task 4): tiles of 64, several elements a thread in
 // registers; change T and the stubs as you need.
 constexpr int T = 32;  // the tile's side
 
@@ -103,7 +103,7 @@ void fw_blocked(int* dist, int n, Launcher& launch) {
 //   element is FW_INF) into shared memory; a barrier; then a loop that halves the number of
 //   active threads each step (blockDim.x / 2 of them, then a quarter, ... down to 1), each
 //   keeping the larger of its value and the one s places further, with a barrier after every
-//   step (outside the if: every thread of the block must reach it; handout, question 4 is
+//   step (outside the if: every thread of the block must reach it; handout, question 4 (A reduction loop that never ends) is
 //   about a version of this loop that never ends); thread 0 writes the block's maximum to
 //   partial[blockIdx.x];
 // then a final pass, one block on the GPU, reduces the partial maxima into *result.

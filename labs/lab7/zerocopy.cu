@@ -19,14 +19,14 @@ void matmul_cpu_ijk(const HostMatmul& p, Launcher& launch) {
     //          outer loop shared among p.threads threads:
     //              #pragma omp parallel for num_threads(p.threads)
     //          Which variables must be private to a thread, and why may no two threads add into
-    //          the same accumulator? (handout, question 1)
+    //          the same accumulator? (handout, question 1 (In your `parallel for`))
     // TODO 1b: then say the work is done: launch.note_host_work();
     (void)p, (void)launch;
 }
 
 void matmul_cpu_ikj(const HostMatmul& p, Launcher& launch) {
     // TODO 1c: the same product, loops in the order i, k, j: row i of C starts at 0, then
-    //          gets A[i][k] * (row k of B) added for every k. Why is it faster? (question 2)
+    //          gets A[i][k] * (row k of B) added for every k. Why is it faster? (question 2 (Why is i-k-j faster than i-j-k))
     // TODO 1d: launch.note_host_work();
     (void)p, (void)launch;
 }

@@ -97,9 +97,38 @@ def handout_of_lab(root, lab):
 
 EXTERNAL = re.compile(r'Higham|Knuth|[Ss]pecification|Guide|[Cc]hapter|\bbook\b|Cheng|Kirk|Harris|Lang\b|'
                       r'Batcher|paper|[Mm]anual|documentation|CUDA C\+\+|Math API', re.S)
-SECTION_REF = re.compile(r'(?:\b[Ss]ections?|§)\s*(\d+(?:\.\d+)*(?:(?:\s*,\s*|\s+and\s+|\s+or\s+|\s*[–-]\s*)\d+(?:\.\d+)*)*)')
-QUESTION_REF = re.compile(r'\b[Qq]uestions?\s+(\d+(?:(?:\s*,\s*|\s+and\s+|\s+or\s+|\s*[–-]\s*)\d+)*)\b')
+# A reference names each number with its heading's or question's title, or the title's first
+# words, in parentheses: "section 12 (Results)", "sections 3.3 (Odd-even merge sort) and 3.4
+# (Tiles)", "question 7 (Speedups then and now)". A title may hold one level of parentheses.
+REF_ITEM = r'(\d+(?:\.\d+)*)(?:\s*\(((?:[^()]|\([^()]*\))*)\))?'
+REF_SEPARATOR = r'(?:\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*[–-]\s*|\s+to\s+)'
+SECTION_REF = re.compile(r'(?:\b[Ss]ections?|§)\s*(' + REF_ITEM + '(?:' + REF_SEPARATOR + REF_ITEM + ')*)')
+QUESTION_REF = re.compile(r'\b[Qq]uestions?\s+(' + REF_ITEM + '(?:' + REF_SEPARATOR + REF_ITEM + ')*)')
 LAB_BEFORE = re.compile(r"\b[Ll]ab\s*(\d+)(?:'s|,)?\s*(?:handout,?\s*)?$")
+
+
+def reference_items(listing):
+    """[(number, title or None)] of a reference's list, "3.3 (Odd-even) and 3.4 (Tiles)"."""
+    return [(m.group(1), m.group(2)) for m in re.finditer(REF_ITEM, listing)]
+
+
+def plain_words(text):
+    """TEXT as the comparison of a reference's title reads it: no Markdown emphasis or code
+    marks, one blank between words, lower case, the typographic quotes made plain."""
+    text = re.sub(r'[*_`]', '', text).replace('’', "'").replace('“', '"').replace('”', '"')
+    return ' '.join(text.split()).lower()
+
+
+def title_matches(words, title):
+    """Whether WORDS are TITLE or its first words (a whole word at the end, not part of one). A
+    title that opens with a sentence in parentheses, "(The report's Nsight table.) On its GTX
+    1060 ...", may be named by that sentence or by what follows it."""
+    words = plain_words(words).rstrip('.')
+    title = plain_words(title)
+    for candidate in {title, title.lstrip('('), re.sub(r'^\([^()]*\)\s*', '', title)}:
+        if words and candidate.startswith(words) and (len(candidate) == len(words) or not candidate[len(words)].isalnum()):
+            return True
+    return False
 
 
 def joined_paragraphs(text):
@@ -130,8 +159,9 @@ def numbers_in(listing):
 
 
 def question_titles(text):
-    """{number: title} of the questions: the bold title an item starts with, else its first words."""
-    out, inside, level = {}, False, 0
+    """{number: title} of the questions: the bold title an item starts with, else the item's
+    whole text."""
+    out, inside, level, current = {}, False, 0, None
     for _, line, fenced in lines_outside_fences(text):
         if not fenced:
             m = HEADING.match(line)
@@ -141,20 +171,36 @@ def question_titles(text):
                 if not inside and 'Questions' in m.group(2):
                     inside, level = True, len(m.group(1))
                 continue
-        if inside and not fenced:
-            q = re.match(r'^(\d+)\.\s+(.*)', line)
-            if q:
-                bold = re.match(r'\*\*([^*]+)\*\*', q.group(2))
-                title = bold.group(1) if bold else ' '.join(q.group(2).split()[:8])
-                out[int(q.group(1))] = title.rstrip('.:')
+        if not inside or fenced:
+            continue
+        q = re.match(r'^(\d+)\.\s+(.*)', line)
+        if q:
+            current = int(q.group(1))
+            out[current] = q.group(2)
+        elif current is not None and line.strip():
+            out[current] += ' ' + line.strip()
+        elif current is not None:
+            current = None
+    for number, item in out.items():
+        bold = re.match(r'\*\*([^*]+)\*\*', item)
+        out[number] = bold.group(1).rstrip('.:') if bold else item
     return out
 
 
-def check_references(root, files, found=None):
-    """Every section and question reference in FILES points at a heading or a question of the
-    handout it names. Returns the list of problems; when FOUND is a list, appends to it one
-    "file | section 3.7 | 3.7 Title" line per distinct reference, what it reaches."""
-    problems = []
+def prose_of(path, text):
+    """TEXT as its references are read: in a source file, the comment leaders (//, #, *) at the
+    start of each line go, so a reference broken over two comment lines reads whole."""
+    if path.endswith('.md'):
+        return text
+    return '\n'.join(re.sub(r'^\s*(?://+|#+|\*+(?!/))\s?', '', line) for line in text.split('\n'))
+
+
+def check_references(root, files):
+    """Every section and question reference in FILES names a heading or a question of the
+    handout it points into, by its number and, in parentheses, its title or the title's first
+    words, so that a section added or moved shows as the references it displaced. Returns the
+    problems, and the number of references read."""
+    problems, count = [], 0
     cache = {}
 
     def targets(lab):
@@ -164,12 +210,13 @@ def check_references(root, files, found=None):
                 cache[lab] = None
             else:
                 text = read(path)
-                cache[lab] = (path, {h[2]: h[3] for h in headings(text) if h[2]}, question_titles(text))
+                sections = {h[2]: h[3][len(h[2]):].lstrip('. ') for h in headings(text) if h[2]}
+                cache[lab] = (path, sections, question_titles(text))
         return cache[lab]
 
     for path in files:
         rel = os.path.relpath(path, root)
-        text = read(path)
+        text = prose_of(path, read(path))
         own = None
         m = re.match(r'labs/(lab\d+)/', rel)
         if m:
@@ -188,28 +235,38 @@ def check_references(root, files, found=None):
                     named = LAB_BEFORE.search(before)
                     if named:
                         lab = 'lab' + named.group(1)
+                    said = ref.group(0)
                     if lab is None:
-                        problems.append(f'{rel}:{start}: "{ref.group(0)}" names no lab (write "lab N, {kind} ...")')
+                        problems.append(f'{rel}:{start}: "{said}" names no lab (write "lab N\'s {kind} ...")')
                         continue
                     if targets(lab) is None:
-                        problems.append(f'{rel}:{start}: "{ref.group(0)}": {lab} has no handout')
+                        problems.append(f'{rel}:{start}: "{said}": {lab} has no handout')
                         continue
                     handout, sections, qs = targets(lab)
                     where = os.path.relpath(handout, root)
-                    prefix = '' if lab == own else lab + ', '
-                    for n in numbers_in(ref.group(1)):
+                    for n, words in reference_items(ref.group(1)):
+                        count += 1
                         if kind == 'section':
-                            if n not in sections:
-                                problems.append(f'{rel}:{start}: "{ref.group(0)}": {where} has no section {n}')
-                            elif found is not None:
-                                found.append(f'{rel} | {prefix}section {n} | {sections[n]}')
+                            title = sections.get(n)
                         else:
-                            if '.' in n or int(n) not in qs:
-                                problems.append(f'{rel}:{start}: "{ref.group(0)}": {where} has no question {n} '
-                                                f'(it has {len(qs)})')
-                            elif found is not None:
-                                found.append(f'{rel} | {prefix}question {n} | {n}. {qs[int(n)]}')
-    return problems
+                            title = qs.get(int(n)) if '.' not in n else None
+                        if title is None:
+                            problems.append(f'{rel}:{start}: "{said}": {where} has no {kind} {n}')
+                        elif words is None:
+                            problems.append(f'{rel}:{start}: "{said}": {kind} {n} lacks its title: write '
+                                            f'"{kind} {n} ({short_title(title)})"')
+                        elif not title_matches(words, title):
+                            problems.append(f'{rel}:{start}: "{said}": {kind} {n} of {where} is "{title[:70]}", '
+                                            f'not "{words}": renumbered? Correct the number or the words')
+    return problems, count
+
+
+def short_title(title):
+    """The words a reference would name a title by: up to its first colon, comma or parenthesis,
+    or its first six words."""
+    title = re.sub(r'^\([^()]*\)\s*', '', title)
+    head = re.split(r'\s*[:,;(?]\s*|\.\s', title)[0].strip() or title
+    return ' '.join(head.split()[:6])
 
 
 def check_numbering(root, handouts):
@@ -526,40 +583,16 @@ def main(argv):
         return 2
     command = argv[1]
     if command == 'references':
-        # handouts.py references EXPECTED FILE...: section and question references (each must
-        # exist, and reach what EXPECTED, the list of what every reference reached when a
-        # person last checked it, says it reaches), heading and question numbering and TODO
-        # names (student handouts). With EXPECTED "-", print the list instead.
-        expected_path, files = argv[2], [os.path.join(root, f) for f in argv[3:]]
+        # handouts.py references FILE...: section and question references (each names a heading
+        # or question that exists, by its number and its title's words), heading and question
+        # numbering and TODO names (student handouts).
+        files = [os.path.join(root, f) for f in argv[2:]]
         student_handouts = [f for f in files if re.match(r'handouts/lab\d+-', os.path.relpath(f, root))]
-        found = []
-        problems = check_references(root, files, found) + check_numbering(root, student_handouts) + \
-            check_todos(root, student_handouts)
-        found = sorted(set(found))
-        if expected_path == '-':
-            print('\n'.join(found))
-            return 0
-        expected = [l for l in read(expected_path).split('\n') if l.strip() and not l.startswith('#')]
-        was = {}
-        for line in expected:
-            fields = [f.strip() for f in line.split(' | ')]
-            was[(fields[0], fields[1])] = fields[2] if len(fields) > 2 else ''
-        now = {}
-        for line in found:
-            fields = line.split(' | ')
-            now[(fields[0], fields[1])] = fields[2]
-        for key, title in sorted(now.items()):
-            if key not in was:
-                problems.append(f'{key[0]}: "{key[1]}" is new: it reaches "{title}"; if that is what it means, add '
-                                f'the line "{key[0]} | {key[1]} | {title}" to {expected_path}')
-            elif was[key] != title:
-                problems.append(f'{key[0]}: "{key[1]}" now reaches "{title}", not "{was[key]}" as when it was '
-                                f'checked: renumbered? Correct the reference, or the line of {expected_path}')
-        for key in sorted(set(was) - set(now)):
-            problems.append(f'{key[0]}: "{key[1]}" is listed in {expected_path} but no longer found: remove its line')
+        problems, count = check_references(root, files)
+        problems += check_numbering(root, student_handouts) + check_todos(root, student_handouts)
         for p in problems:
             print('FAIL  ' + p)
-        print(f'{len(files)} files read, {len(found)} distinct references, {len(problems)} problem(s)')
+        print(f'{len(files)} files read, {count} references, {len(problems)} problem(s)')
         return 1 if problems else 0
     if command == 'source-reports':
         # handouts.py source-reports FILE...: every line that names a source report as a seed.
