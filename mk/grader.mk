@@ -55,13 +55,18 @@ $(BUILD)/pre/%.cpp.ii: %.cpp
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 $(CPPFLAGS) $(lab_include) -E $< -o $@
 
-# The PTX of the student files, for the first architecture built: grade.sh matches a part's
-# construct rule (forbidden_ptx) in what the compiler made, which no spelling of the source
-# changes (an atomic max written as atomicMax or as cuda::atomic_ref::fetch_max is one atom.max).
+# The PTX of the student files, for every architecture built, one after another: grade.sh
+# matches a part's construct rule (forbidden_ptx) in what the compiler made, which no spelling of
+# the source changes (an atomic max written as atomicMax or as cuda::atomic_ref::fetch_max is one
+# atom.max). Every architecture, not the first: the GPU runs the code of its own (or the PTX of
+# the last), and a construct may exist for some only (__reduce_max_sync is redux.sync from sm_80
+# on; code under `#if __CUDA_ARCH__ >= 800` is absent from sm_75's PTX).
 $(BUILD)/ptx/%.cu.ptx: %.cu
 	@mkdir -p $(@D)
-	$(NVCC) -std=c++17 $(NVCCFLAGS) $(CPPFLAGS) $(lab_include) $(addprefix -Xcompiler ,$(lab_host_flags)) \
-	    -arch=compute_$(firstword $(CUDA_ARCH)) -ptx $< -o $@
+	rm -f $@.part
+	$(foreach arch,$(CUDA_ARCH),$(NVCC) -std=c++17 $(NVCCFLAGS) $(CPPFLAGS) $(lab_include) \
+	    $(addprefix -Xcompiler ,$(lab_host_flags)) -arch=compute_$(arch) -ptx $< -o $@.$(arch) && \
+	    cat $@.$(arch) >>$@.part && rm -f $@.$(arch) &&) mv $@.part $@
 
 # The public part of the grade of your labs/LAB files (grading/self-check.sh).
 LAB_CHECKS := $(addsuffix -check,$(LABS))
