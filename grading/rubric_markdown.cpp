@@ -1,6 +1,8 @@
 #include "rubric_markdown.hpp"
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "args.hpp"
 #include "exit_codes.hpp"
