@@ -157,10 +157,6 @@ def joined_paragraphs(text):
     return out
 
 
-def numbers_in(listing):
-    return re.findall(r'\d+(?:\.\d+)*', listing)
-
-
 def question_titles(text):
     """{number: title} of the questions: the bold title an item starts with, else the item's
     whole text."""
