@@ -1,8 +1,8 @@
 // Lab 3 trusted driver: only what is about Floyd-Warshall. The graph comes from a file (--graph,
 // graph.hpp reads it) or from the seeded generator; the driver builds the distance matrix the
 // parts start from and, before every run, puts that run's own graph there (the parts work in
-// place; run_graph.hpp: index 0 is the case's graph, every other run a graph of its own drawn on
-// the GPU). It checks every part exactly against the CPU reference (reference.hpp): the
+// place; run_graph.hpp: the checked run computes on the case's graph, every other run on a graph
+// of its own drawn on the GPU from the run's seed). It checks every part exactly against the CPU reference (reference.hpp): the
 // triple loop up to N = 2048, else a sample of rows by Dijkstra. Yardsticks in the same run: the
 // CPU's triple loop for the one-launch-per-k parts (skipped above --cpu-max-n), the driver's own
 // 2D kernel for the blocked part, and the CPU's loop over the matrix for the diameter. Options,
@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(limit_threads) minplus_limit_kernel(int* sink,
     for (int i = 0; i < limit_rows; ++i)
 #pragma unroll
         for (int j = 0; j < limit_cols; ++j) least = min(least, d[i][j]);
-    if (least == seed) *sink = least;  // never true for the seed the driver passes: keeps the work
+    if (least == seed) *sink = least;  // never true for the -1 the driver passes: keeps the work
 }
 
 OutputArray as_output(const int* values, size_t count) {
@@ -151,7 +151,7 @@ public:
             limit_blocks_ = unsigned(std::max(per_sm, 1) * gpu->prop.multiProcessorCount);
         }
         limit_sink_ = DeviceBuffer<int>(1);
-        // Run index 0's graph, on the host: the file, or the generator's (once a case: at N = 2048
+        // The checked run's graph, on the host: the file, or the generator's (once a case: at N = 2048
         // and density 0.1, about 0.11 s of CPU time on the development machine). The other runs'
         // graphs are drawn on the GPU (run_graph.hpp): their host twin takes about 0.09 s there,
         // which dozens of runs a part would multiply; the CPU reference alone draws on the host.
@@ -290,13 +290,13 @@ public:
         if (output == "diameter_cpu") cpu_diameter_ = -1;
     }
 
-    // Run `index`'s graph where `part` starts from it: the adjacency matrix for the Floyd-Warshall
-    // parts and yardsticks, its distance matrix (the driver's own 2D kernel's) for the diameter.
-    // Before that, whatever the driver holds that is another part's answer is cleared: a distance
-    // matrix (the diameter's input, the CPU yardstick's result or its host copy) is the
-    // Floyd-Warshall parts' answer when its run has the same index, and the CPU's diameter the
-    // diameter part's.
-    void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) override {
+    // The graph of the run of `seed` where `part` starts from it: the adjacency matrix for the
+    // Floyd-Warshall parts and yardsticks, its distance matrix (the driver's own 2D kernel's) for
+    // the diameter. Before that, whatever the driver holds that is another part's answer is
+    // cleared: a distance matrix (the diameter's input, the CPU yardstick's result or its host
+    // copy) is the Floyd-Warshall parts' answer on the same graph (every part's checked run is
+    // on the case's), and the CPU's diameter the diameter part's.
+    void load_inputs(const std::string& part, uint64_t seed, cudaStream_t stream) override {
         if (part != "diameter" && part != "cpu_diameter" && diameter_in_holds_result_) {
             diameter_in_.fill_bytes(0xFF, stream);
             diameter_in_holds_result_ = false;
@@ -309,17 +309,17 @@ public:
         cpu_diameter_ = -1;
 
         if (part == "cpu") {
-            cpu_work_ = host_matrix(index);
+            cpu_work_ = host_matrix(seed);
             cpu_work_holds_result_ = true;
         } else if (part == "diameter") {
-            trusted_distances(diameter_in_.get(), index, stream);
+            trusted_distances(diameter_in_.get(), seed, stream);
             l2_flush_.fill_bytes(0, stream);  // last: the run reads its matrix from memory
         } else if (part == "cpu_diameter") {
-            diameter_host_ = trusted_distances_on_host(index);
+            diameter_host_ = trusted_distances_on_host(seed);
         } else if (part == "minplus_limit") {
             // registers only: no input
         } else {  // fw_1d, fw_2d, fw_blocked, trusted_2d
-            load_matrix(dist_.get(), index, stream);
+            load_matrix(dist_.get(), seed, stream);
         }
     }
 
@@ -338,19 +338,19 @@ public:
     }
 
     bool full_reference_is_cheap() const override { return n_ <= full_check_max_n; }
-    Reference reference(const std::string& output, uint64_t index, bool full) override {
+    Reference reference(const std::string& output, uint64_t seed, bool full) override {
         Reference r;
         if (output == "diameter" || output == "diameter_cpu") {
-            std::vector<int> distances = trusted_distances_on_host(index);
+            std::vector<int> distances = trusted_distances_on_host(seed);
             r.value = {double(ReferenceHook<DiameterCpuFunction>::get()(distances.data(), entries()))};
             r.how = "the diameter of the driver's distance matrix";
         } else {
-            // Both outputs are the same matrix: computed once per run index.
+            // Both outputs are the same matrix: computed once per seed.
             full = full || n_ <= whole_sample_max_n;
-            auto key = std::make_pair(index, full);
+            auto key = std::make_pair(seed, full);
             auto it = distances_.find(key);
             if (it == distances_.end())
-                it = distances_.emplace(key, full ? full_reference(index) : sampled_reference(index)).first;
+                it = distances_.emplace(key, full ? full_reference(seed) : sampled_reference(seed)).first;
             r = it->second;
         }
         // After the copy above: the cached matrix carries no bound name of its own.
@@ -403,10 +403,13 @@ private:
                "; it launched " + launches_text(launches);
     }
 
-    // Run `index`'s adjacency matrix, on the GPU into dst (n x n ints), on `stream`.
-    void load_matrix(int* dst, uint64_t index, cudaStream_t stream) {
-        const uint64_t seed = input_seed(seed_, index);
-        if (index == 0)
+    // Whether a run's seed is the case's own (--seed): the checked run's, which computes on the
+    // case's graph itself. Every other run draws a seed of its own (common/part_loop.cpp).
+    bool case_graph(uint64_t seed) const { return seed == seed_; }
+
+    // The adjacency matrix of the run of `seed`, on the GPU into dst (n x n ints), on `stream`.
+    void load_matrix(int* dst, uint64_t seed, cudaStream_t stream) {
+        if (case_graph(seed))
             CUDA_CHECK(cudaMemcpyAsync(dst, pristine_.get(), entries() * sizeof(int), cudaMemcpyDeviceToDevice, stream));
         else if (!graph_file_.empty())
             jitter_adjacency_on_gpu(dst, pristine_.get(), entries(), jitter_, seed, stream);
@@ -415,18 +418,17 @@ private:
     }
 
     // The same on the host, for the CPU reference and the CPU yardstick.
-    std::vector<int> host_matrix(uint64_t index) const {
-        const uint64_t seed = input_seed(seed_, index);
-        if (index == 0) return adjacency_;
+    std::vector<int> host_matrix(uint64_t seed) const {
+        if (case_graph(seed)) return adjacency_;
         if (!graph_file_.empty()) return jittered_adjacency(adjacency_, jitter_, seed);
         return drawn_adjacency(draws_, seed);
     }
 
-    // Run `index`'s distance matrix into dst (n x n ints) by the driver's own 2D kernel, one launch
-    // per k, on `stream`: the diameter's input. The diameter's buffer then holds what the
-    // Floyd-Warshall parts compute (cleared before they run: load_inputs).
-    void trusted_distances(int* dst, uint64_t index, cudaStream_t stream) {
-        load_matrix(dst, index, stream);
+    // The distance matrix of the run of `seed` into dst (n x n ints) by the driver's own 2D
+    // kernel, one launch per k, on `stream`: the diameter's input. The diameter's buffer then
+    // holds what the Floyd-Warshall parts compute (cleared before they run: load_inputs).
+    void trusted_distances(int* dst, uint64_t seed, cudaStream_t stream) {
+        load_matrix(dst, seed, stream);
         const dim3 block(16, 16), grid(ceil_div(unsigned(n_), 16), ceil_div(unsigned(n_), 16));
         for (int k = 0; k < n_; ++k) {
             trusted_fw_2d_kernel<<<grid, block, 0, stream>>>(dst, n_, k);
@@ -437,8 +439,8 @@ private:
 
     // The same on the host (the diameter's reference and the CPU's diameter), through the
     // diameter's buffer.
-    std::vector<int> trusted_distances_on_host(uint64_t index) {
-        trusted_distances(diameter_in_.get(), index, stream_);
+    std::vector<int> trusted_distances_on_host(uint64_t seed) {
+        trusted_distances(diameter_in_.get(), seed, stream_);
         CUDA_CHECK(cudaStreamSynchronize(stream_));
         return diameter_in_.download();
     }
@@ -454,9 +456,9 @@ private:
                std::to_string(jitter_.hi) + " (a seed per run; zero weights and unreachable pairs stay)";
     }
 
-    Reference full_reference(uint64_t index) {
+    Reference full_reference(uint64_t seed) {
         Reference r;
-        std::vector<int> d = host_matrix(index);
+        std::vector<int> d = host_matrix(seed);
         ReferenceHook<FloydCpuFunction>::get()(d.data(), n_);
         r.value.assign(d.begin(), d.end());
         r.how = "every element";
@@ -465,7 +467,7 @@ private:
 
     // Rows 0 and N - 1 and rows drawn at random (from --sample-seed, the grader's secret), each
     // the distances from one vertex by Dijkstra: another algorithm than the one checked.
-    Reference sampled_reference(uint64_t index) {
+    Reference sampled_reference(uint64_t seed) {
         std::vector<int> sources = {0, n_ - 1};
         SeededRandom random(sample_seed_ ^ 0x5EEDull);
         while (int(sources.size()) < std::min(sampled_rows, n_)) {
@@ -474,7 +476,7 @@ private:
         }
         std::sort(sources.begin(), sources.end());
         sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
-        std::vector<int> rows = ReferenceHook<ShortestRowsFunction>::get()(host_matrix(index), n_, sources);
+        std::vector<int> rows = ReferenceHook<ShortestRowsFunction>::get()(host_matrix(seed), n_, sources);
         Reference r;
         for (size_t s = 0; s < sources.size(); ++s)
             for (int j = 0; j < n_; ++j) r.positions.push_back(size_t(sources[s]) * size_t(n_) + size_t(j));
@@ -493,17 +495,17 @@ private:
     RandomGraphSpec spec_;
     Graph graph_;
     AdjacencyStats stats_;
-    PairDraws draws_;      // a generated graph: how runs 1 and later draw theirs
-    WeightJitter jitter_;  // a file: how runs 1 and later move its weights
+    PairDraws draws_;      // a generated graph: how the runs after the checked run draw theirs
+    WeightJitter jitter_;  // a file: how the runs after the checked run move its weights
     cudaStream_t stream_ = nullptr;
-    std::vector<int> adjacency_;      // run index 0's matrix (pristine_ holds it on the GPU)
+    std::vector<int> adjacency_;      // the checked run's matrix (pristine_ holds it on the GPU)
     std::vector<int> cpu_work_;       // the CPU yardstick's matrix, its result after a run
     std::vector<int> diameter_host_;  // the CPU diameter's input: a distance matrix
     int cpu_diameter_ = -1;
     bool diameter_in_holds_result_ = false, cpu_work_holds_result_ = false;
     DeviceBuffer<int> pristine_, dist_, guard_, diameter_in_, partial_, result_;
     DeviceBuffer<char> l2_flush_;
-    std::map<std::pair<uint64_t, bool>, Reference> distances_;  // by run index and whole or sampled
+    std::map<std::pair<uint64_t, bool>, Reference> distances_;  // by seed and whole or sampled
 };
 
 }  // namespace
