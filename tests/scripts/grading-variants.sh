@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every planted-bug variant of every lab still applies to the current reference solution (a
 # patch that no longer applies fails here, loudly, before a GPU is needed), changes something,
-# and has an expect file whose keys name the lab's real parts, cases and tools. The GPU test
-# (grading-gpu.sh) grades them.
+# and has an expect file whose keys name the lab's real parts, cases and tools; every lab has at
+# least four planted bugs. The GPU test (grading-gpu.sh) grades them.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
@@ -47,6 +47,13 @@ for lab in $(variant_labs); do
         fail "$lab: its solution variant is not in make test's quick class (make_test = yes)"
 done
 ((count > 0)) || fail "no variant found under grading/variants/"
+# Every lab, a new one too, has at least four planted bugs (a patch each; the solution and the
+# starter as they are do not count): README.md, "Adding a lab".
+for manifest in labs/*/manifest; do
+    lab=$(basename "$(dirname "$manifest")")
+    planted=$(find "grading/variants/$lab" -mindepth 2 -maxdepth 2 -name patch 2>/dev/null | wc -l)
+    check "$lab has at least four planted bugs ($planted)" test "$planted" -ge 4
+done
 # The GPU test's class (grading-gpu.sh): a misspelt one is refused, before any GPU is looked for.
 refused=$(CLASS=quick-ish BUILD=${BUILD:-build} bash tests/scripts/grading-gpu.sh 2>&1)
 status=$?

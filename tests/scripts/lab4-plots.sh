@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Lab 4's figures: mk/plot.sh with labs/lab4/plots.gp draws its six figures from a synthetic CSV
 # in the driver's format (written here: the block sizes at n = 200000 and 2^24, n from 2^10 to
-# 2^28, image sides and radii, every yardstick in every run as the driver times them), and from
-# the committed sample (labs/lab4/sample/*.csv, measured on a GPU) when there is one. A CSV
+# 2^28, image sides and radii, every yardstick in every run as the driver times them; the
+# committed sample: sample-figures.sh). A CSV
 # without the convolution runs still gives the 1D figures, and says what it left out.
 # Exit 0: passed; 77: skipped (the last line says why); anything else: failed.
 set -uo pipefail
@@ -82,10 +82,4 @@ check "... both of them" contains "$out" "lab4-blocks-speedup.png: no block size
 check "... without a gnuplot warning" lacks "$out" "warning|error"
 for f in $figures; do check "... $f.png still written" test -s "$tmp/out3/$f.png"; done
 
-for sample in labs/lab4/sample/*.csv; do
-    [[ -f $sample ]] || continue
-    out=$(mk/plot.sh lab4 "$sample" "$tmp/sample" 2>&1)
-    check "the committed sample $sample draws every figure" bash -c "for f in $figures; do [[ -s '$tmp/sample/'\$f.png ]] || exit 1; done"
-    check "... with every curve present" lacks "$out" "warning|error|left out|empty"
-done
 finish

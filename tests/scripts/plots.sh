@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # The figures: mk/plot.sh with labs/lab1/plots.gp draws lab 1's three figures (lab1-gflops,
-# lab1-block, lab1-depth) from a synthetic CSV in the drivers' format, written here, and from
-# the committed sample (labs/lab1/sample/*.csv, measured on a current GPU) when it is in that
-# format too; and mk/plot.sh fails with a clear message when the CSV is missing or gnuplot is
-# not installed.
+# lab1-block, lab1-depth) from a synthetic CSV in the drivers' format, written here (every lab's
+# committed sample: sample-figures.sh); and mk/plot.sh fails with a clear message when the CSV
+# is missing or gnuplot is not installed.
 #
 # Exit 0: passed; 77: skipped (the last line says why); anything else: failed.
-# PLOTS_TEST_CSV=path draws that CSV instead of the synthetic one and the sample (to try a sweep).
+# PLOTS_TEST_CSV=path draws that CSV instead of the synthetic one (to try a sweep).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
@@ -73,7 +72,6 @@ if ! command -v gnuplot >/dev/null 2>&1; then
     echo "gnuplot is not installed here (sudo apt-get install gnuplot-nox), so no figure was drawn"
     exit 77
 fi
-header=m,n,k,part,tile,depth,block,threads,launches,check,median_ms,q1_ms,q3_ms,gflops,pct_cublas
 # A synthetic sweep with every curve of every figure: lab1's whole sweep (tiles 8, 16, 32 at
 # N = 256 ... 4096; coarse2 and regblock; depths 1, 2, 4, 8 at 4096), times from a made-up
 # model, q1 and q3 around the median.
@@ -100,22 +98,12 @@ awk 'function row(n, part, tile, depth,    rate, ms) {
          for (d = 1; d <= 8; d *= 2) { row(4096, "cublas", "-", "-"); row(4096, "tiled", 32, "-"); row(4096, "dynamic", 32, d) }
      }' >"$synthetic"
 
-shopt -s nullglob
+# (The committed sample: tests/scripts/sample-figures.sh, for every lab.)
 if [[ -n ${PLOTS_TEST_CSV:-} ]]; then
     samples=("$PLOTS_TEST_CSV")
 else
     samples=("$synthetic")
-    # The committed sample only when it has the drivers' current columns (a sample measured
-    # before them is left out until it is measured again).
-    for sample in labs/lab1/sample/*.csv; do
-        if [[ $(grep -v -m1 -E '^[[:space:]]*(#|$)' "$sample") == "$header" ]]; then
-            samples+=("$sample")
-        else
-            echo "skip  $sample: its header is not the drivers' current one, so it is not drawn"
-        fi
-    done
 fi
-shopt -u nullglob
 
 png_magic="89 50 4e 47 0d 0a 1a 0a"
 expected=(lab1-gflops.png lab1-block.png lab1-depth.png)
@@ -128,8 +116,7 @@ for sample in "${samples[@]}"; do
     indent "$out"
     check "mk/plot.sh lab1 $sample exits 0" test "$status" -eq 0
     check "... without a gnuplot warning or error" lacks "$out" "warning|error"
-    # The synthetic CSV has every curve, and the sample is measured with the reference
-    # solution: no curve may be missing.
+    # The synthetic CSV has every curve: no curve may be missing.
     check "... with every curve present (no figure empty, no curve left out)" \
         lacks "$out" "figure is empty|left out"
     for name in "${expected[@]}"; do
