@@ -9,10 +9,12 @@ void declare_driver_options(ArgParser& args, const std::vector<std::string>& par
     args.option("part", "LIST", "all", "parts to run, comma-separated: " + join_list(part_names, ",") + ", or all");
     args.option("reps", "R", std::to_string(driver_defaults::reps), "timed repetitions (the median is reported); 0: check only");
     args.option("warmup", "W", std::to_string(driver_defaults::warmup), "untimed runs before timing");
-    args.option("seed", "S", "1", "seed of the random input data (each run draws its own inputs from it)");
-    args.option("data-index", "N", "0",
-                "the checked run computes on the inputs of run N instead of its own (the grader's reference for a "
-                "checked timed run)");
+    args.option("seed", "S", "1",
+                "seed of the checked run's random inputs (every other run draws a seed of its own from the operating "
+                "system)");
+    args.option("data-seed", "S", "",
+                "the checked run computes on the inputs of seed S instead (a FAIL of a timed run names its seed; the "
+                "grader's reference for a checked timed run)");
     args.option("sample-seed", "S", "", "seed of the positions a sampled check compares (default: --seed)");
     args.option("check", "HOW", "auto",
                 "full (every element), sample (a sample where the lab can), auto (full when cheap), "
@@ -52,7 +54,7 @@ DriverOptions read_driver_options(const ArgParser& args, const std::vector<std::
     o.reps = int(args.integer("reps", 0, 100000));
     o.warmup = int(args.integer("warmup", 0, 100000));
     o.seed = static_cast<uint64_t>(args.integer("seed", 0, 1ll << 62));
-    o.data_index = static_cast<uint64_t>(args.integer("data-index", 0, 1ll << 40));
+    o.data_seed = args.text("data-seed").empty() ? o.seed : static_cast<uint64_t>(args.integer("data-seed", 0, 1ll << 62));
     o.sample_seed = args.text("sample-seed").empty() ? o.seed : static_cast<uint64_t>(args.integer("sample-seed", 0, 1ll << 62));
     std::string check = args.text("check");
     if (check == "auto") o.check = CheckMode::automatic;

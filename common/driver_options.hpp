@@ -21,9 +21,10 @@ struct DriverOptions {
     std::vector<std::string> parts;  // --part, resolved against the lab's parts, in the order given
     int reps = driver_defaults::reps, warmup = driver_defaults::warmup;
     uint64_t seed = 1;
-    // The inputs of the checked run (0: the case's own; N: those of run N, which the grader's
-    // reference run makes for a student's checked timed run N). See part_loop.hpp.
-    uint64_t data_index = 0;
+    // The seed of the checked run's inputs: the case's own --seed unless --data-seed names one
+    // (a seed a timed run drew, which the grader's reference run replays for a student's kept
+    // timed run). Every other run draws its own when its inputs are loaded (part_loop.hpp).
+    uint64_t data_seed = 1;
     uint64_t sample_seed = 1;  // positions of a sampled check (--check sample); default: the --seed
     CheckMode check = CheckMode::automatic;
     double tolerance = 1;     // allowed error, in multiples of the reference's bound

@@ -7,13 +7,13 @@
 #pragma once
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "cuda_check.hpp"
 #include "run_schedule.hpp"
+#include "stream_hold.hpp"
 
 // Waits until `stream` is idle. Returns the stream's error, if any (a faulted kernel), or
 // cudaErrorTimeout if it is still busy after `limit_seconds`. After either, the process
@@ -30,12 +30,14 @@ struct GpuTiming {
 
 // `prepare(index)` puts what must precede run `index` but not be timed (its inputs, its poisoned
 // output) on `stream` before the run's start event; `enqueue()` puts one run on it (it must not
-// synchronise). After each timed run whose index is in `kept`, the stream is waited for and
-// `keep(index)` called (it downloads that run's output) before the next run is prepared: the
-// program cannot know in advance which runs those are.
-template <typename Prepare, typename Enqueue, typename Keep>
-GpuTiming time_on_gpu(Prepare&& prepare, Enqueue&& enqueue, const std::vector<uint64_t>& kept, Keep&& keep,
-                      cudaStream_t stream, const RunSchedule& schedule, double limit_seconds) {
+// synchronise). After each timed run the stream is waited for, and `ended(index)` is called with
+// the GPU idle, before anything of the next run is put on it: the driver decides there whether
+// that run's output is kept for the check (kept_runs.hpp), when no code of the part can run.
+// Each timed run then starts from an idle GPU: a short hold (stream_hold.hpp) keeps the GPU busy
+// while its start event and launches are queued, so no gap of the host's is timed.
+template <typename Prepare, typename Enqueue, typename Ended>
+GpuTiming time_on_gpu(Prepare&& prepare, Enqueue&& enqueue, Ended&& ended, cudaStream_t stream,
+                      const RunSchedule& schedule, double limit_seconds) {
     GpuTiming timing;
     for (int i = 0; i < schedule.warmup; ++i) {
         prepare(schedule.warmup_index(i));
@@ -48,16 +50,14 @@ GpuTiming time_on_gpu(Prepare&& prepare, Enqueue&& enqueue, const std::vector<ui
     for (cudaEvent_t& e : marks) CUDA_CHECK(cudaEventCreate(&e));
     for (int i = 0; i < schedule.reps && timing.error == cudaSuccess; ++i) {
         uint64_t index = schedule.timed_index(i);
+        hold_stream(stream, timed_run_hold_us);
         prepare(index);
         CUDA_CHECK(cudaEventRecord(marks[2 * i], stream));
         enqueue();
         CUDA_CHECK(cudaEventRecord(marks[2 * i + 1], stream));
-        if (std::find(kept.begin(), kept.end(), index) != kept.end()) {
-            timing.error = wait_with_deadline(stream, limit_seconds);
-            if (timing.error == cudaSuccess) keep(index);
-        }
+        timing.error = wait_with_deadline(stream, limit_seconds);
+        if (timing.error == cudaSuccess) ended(index);
     }
-    if (timing.error == cudaSuccess) timing.error = wait_with_deadline(stream, limit_seconds);
     if (timing.error == cudaSuccess) {
         for (int i = 0; i < schedule.reps; ++i) {
             float ms = 0;

@@ -128,15 +128,18 @@ public:
     // Makes an output garbage (all bits set: NaN for floats) before every run of a part, so an
     // element the part never writes fails.
     virtual void poison(const std::string& output, cudaStream_t stream) = 0;
-    // Puts in place the inputs of run `index` of `part` (a part's or a yardstick's name), on the
-    // stream, before the run's start event, so it is never timed. Every run computes on inputs
-    // of its own (part_loop.hpp: index 0 is the checked run, then the warm-ups, then the timed
-    // repetitions), drawn from input_seed(seed, index) (random_data.hpp; the GPU draws them,
-    // random_fill.hpp): a result kept from an earlier run is no answer to a later one, and the
-    // grader's reference run (--data-index) makes the same inputs again. Here a lab also clears
-    // any buffer of its own that would hold the part's answer while it runs (lab 2: A
+    // Puts in place the inputs drawn from `seed` for a run of `part` (a part's or a yardstick's
+    // name), on the stream, before the run's start event, so it is never timed. Every run
+    // computes on inputs of its own: the checked run on the case's (--seed, or --data-seed's),
+    // every warm-up and timed run on a seed the driver draws from the operating system as it
+    // calls this (part_loop.hpp), so that no run's inputs can be known before it: a result kept
+    // from an earlier run is no answer to a later one, and the grader's reference run
+    // (--data-seed) makes the same inputs again. The data comes from the seed alone (SeededRandom,
+    // random_data.hpp; the GPU draws them, random_fill.hpp), except where the case's own data is
+    // the checked run's (lab 3's graph file: `seed` is then the case's --seed). Here a lab also
+    // clears any buffer of its own that would hold the part's answer while it runs (lab 2: A
     // transposed, the input of one part, is the answer of another).
-    virtual void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) = 0;
+    virtual void load_inputs(const std::string& part, uint64_t seed, cudaStream_t stream) = 0;
     // An output after the last run, copied to the host (dtype as written for the grader).
     virtual OutputArray download(const std::string& output) = 0;
     // The element type and count of an output as download() returns it, known from the case's
@@ -147,11 +150,11 @@ public:
 
     // True when the whole reference is cheap enough for --check auto.
     virtual bool full_reference_is_cheap() const { return true; }
-    // The CPU reference of an output for the inputs of run `index`: every element, or (full =
-    // false) a sample where that is cheaper, its positions drawn from --sample-seed (the grader's
-    // secret). Called once per output and index: for the checked run, and after the timing
-    // for the timed runs whose outputs are checked.
-    virtual Reference reference(const std::string& output, uint64_t index, bool full) = 0;
+    // The CPU reference of an output for the inputs drawn from `seed` (load_inputs): every
+    // element, or (full = false) a sample where that is cheaper, its positions drawn from
+    // --sample-seed (the grader's secret). Called once per output and seed: for the checked run,
+    // and after the timing for the timed runs whose outputs were kept.
+    virtual Reference reference(const std::string& output, uint64_t seed, bool full) = 0;
     // Host threads a part timed on the host is given (lab 7: --threads): the driver runs it on
     // exactly that many CPUs (part_loop.hpp). 0: it does not pin them.
     virtual int host_threads() const { return 0; }

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <random>
 #include <stdexcept>
 
 #include "cpu_affinity.hpp"
@@ -14,7 +13,9 @@
 #include "exit_codes.hpp"
 #include "fail.hpp"
 #include "gpu_timer.hpp"
+#include "kept_runs.hpp"
 #include "launcher.cuh"
+#include "os_random.hpp"
 #include "run_report.hpp"
 #include "stats.hpp"
 
@@ -48,8 +49,7 @@ public:
                cudaStream_t stream, const std::string& out_dir)
         : lab_(lab), o_(options), case_(lab_case), gpu_(gpu), stream_(stream), out_dir_(out_dir),
           launcher_(gpu ? gpu->prop : no_gpu_, stream), report_(lab, options, lab_case, out_dir),
-          clock_(lab.host_clock_ms ? lab.host_clock_ms : steady_clock_ms),
-          checked_positions_(choose_checked_positions(options.reps, options.write_bounds)) {}
+          clock_(lab.host_clock_ms ? lab.host_clock_ms : steady_clock_ms) {}
 
     int run(const std::string& case_name) {
         std::vector<std::pair<std::string, PartRun>> runs;
@@ -94,8 +94,8 @@ private:
         std::string text;
         for (const auto& run : runs) {
             const std::string& output = run.second.output;
-            if (!run.second.checked || !run.second.skip.empty() || references_.count({output, o_.data_index})) continue;
-            Reference& r = references_[{output, o_.data_index}] = case_.reference(output, o_.data_index, full);
+            if (!run.second.checked || !run.second.skip.empty() || references_.count({output, o_.data_seed})) continue;
+            Reference& r = references_[{output, o_.data_seed}] = case_.reference(output, o_.data_seed, full);
             // A driver's mistake, not a user's: every check line says what error it allows.
             if (r.bound_name.empty()) throw std::logic_error("the reference of output " + output + " names no error bound");
             text += std::string(text.empty() ? "" : "\n       ") + (several ? output + ": " : "") + r.how +
@@ -151,13 +151,11 @@ private:
         if (!part.run) fail(exit_code::bad_usage, "the driver has no way to run '" + name + "' (a bug in the driver)");
         if (o_.reference_outputs && !is_yardstick) return write_reference_output(row, part);
         schedule_ = schedule_of(name);
-        checked_runs_.clear();
-        for (int position : checked_positions_) checked_runs_.push_back(schedule_.timed_index(position));
         // A part timed on the host runs on exactly the CPUs it is given (cpu_affinity.hpp).
         CpuPinning pinning;
         if (part.host_timed && case_.host_threads() > 0) row.host_cpus = pinning.pin(case_.host_threads());
         launcher_.forget_launches();
-        prepare(name, part, o_.data_index);
+        prepare(name, part, o_.data_seed);
         try {
             part.run(launcher_);
         } catch (const LaunchRefused& refusal) {
@@ -191,16 +189,17 @@ private:
         row.check = part.checked ? "unchecked" : "-";
         OutputArray checked;
         bool first_pass = false;
-        if (part.checked && (references_.count({part.output, o_.data_index}) || !out_dir_.empty())) {
+        if (part.checked && (references_.count({part.output, o_.data_seed}) || !out_dir_.empty())) {
             checked = case_.download(part.output);
-            first_pass = check_output(row, part, checked, o_.data_index, "");
+            first_pass = check_output(row, part, checked, o_.data_seed, "");
         }
 
         kept_.clear();
+        std::vector<KeptRun> kept;
         if (schedule_.reps > 0) {
             std::vector<double> times;
             try {
-                times = time_part(row, name, part);
+                times = time_part(row, name, part, keeps_outputs(part, is_yardstick));
             } catch (const std::exception& error) {
                 return finish(row, PartStatus::error, std::string("the part threw an exception when run again: ") + error.what(),
                               is_yardstick);
@@ -210,25 +209,27 @@ private:
             row.median_ms = median(times);
             row.q1_ms = quantile(times, 0.25);
             row.q3_ms = quantile(times, 0.75);
+            kept = kept_.take();
         }
         pinning.release();
-        // The outputs of the timed runs the driver kept (chosen at random when the case began):
+        // The outputs of the timed runs the driver kept (each decided once that run had ended):
         // a part that does the work only where it expects a check (the first run, the last)
         // leaves another run's inputs' answer, or the poison, there.
-        if (part.checked && !is_yardstick) {
-            for (auto& [index, output] : kept_) {
-                if (first_pass && has_reference(part.output))
-                    first_pass = check_output(row, part, output, index,
-                                              "the checked run was right, but timed run " + timed_run_name(index) +
-                                                  " (inputs of its own) is wrong: ");
-            }
+        for (const KeptRun& run : kept) {
+            if (first_pass && has_reference(part.output))
+                first_pass = check_output(row, part, run.output, run.seed,
+                                          "the checked run was right, but timed run " + timed_run_name(run.index) +
+                                              " (inputs of its own, --data-seed " + std::to_string(run.seed) +
+                                              ") is wrong: ");
         }
         if (part.note) row.note = part.note(PartResult{part.checked ? &checked : nullptr, &launches, row.median_ms});
         if (part.checked && !out_dir_.empty() && !is_yardstick) {
-            row.output_file = write_output(row.part + ".out", part.output, o_.data_index, std::move(checked));
-            for (auto& [index, output] : kept_) {
-                write_output(row.part + ".run" + std::to_string(index) + ".out", part.output, index, std::move(output));
-                row.checked_runs += (row.checked_runs.empty() ? "" : " ") + std::to_string(index);
+            row.output_file = write_output(row.part + ".out", part.output, o_.data_seed, std::move(checked));
+            for (KeptRun& run : kept) {
+                write_output(row.part + ".run" + std::to_string(run.index) + ".out", part.output, run.seed,
+                             std::move(run.output));
+                row.checked_runs += (row.checked_runs.empty() ? "" : " ") + std::to_string(run.index);
+                row.checked_seeds += (row.checked_seeds.empty() ? "" : " ") + std::to_string(run.seed);
             }
         }
         report_.add(row, is_yardstick);
@@ -246,47 +247,38 @@ private:
         return RunSchedule{o_.warmup, o_.reps, int(position)};
     }
 
-    // Which of a part's timed runs keep their outputs for the check: two, chosen at random when
-    // the case begins (by a device the program cannot read or replay), one when there is one
-    // timed run, none when there is none. The grader's reference run (--write-bounds) keeps
-    // none: its checked run is all it needs.
-    static std::vector<int> choose_checked_positions(int reps, bool reference_run) {
-        std::vector<int> chosen;
-        if (reps <= 0 || reference_run) return chosen;
-        std::random_device entropy;
-        chosen.push_back(int(entropy() % unsigned(reps)));
-        if (reps > 1) {
-            int other = int(entropy() % unsigned(reps - 1));
-            chosen.push_back(other >= chosen.front() ? other + 1 : other);
-        }
-        return chosen;
+    // Whether a part's timed runs keep outputs for the check: a checked part's, not a
+    // yardstick's, and not in the grader's reference run (--write-bounds), whose checked run is
+    // all it needs.
+    bool keeps_outputs(const PartRun& part, bool is_yardstick) const {
+        return part.checked && !is_yardstick && !o_.write_bounds;
     }
 
-    // Before every run, timed or not: the run's own inputs, the outputs poisoned.
-    void prepare(const std::string& name, const PartRun& part, uint64_t index) {
+    // Before every run, timed or not: the run's inputs (from `seed`), the outputs poisoned.
+    void prepare(const std::string& name, const PartRun& part, uint64_t seed) {
         case_.poison(part.output, stream_);
-        case_.load_inputs(name, index, stream_);
+        case_.load_inputs(name, seed, stream_);
     }
 
-    bool has_reference(const std::string& output) const { return references_.count({output, o_.data_index}) > 0; }
+    bool has_reference(const std::string& output) const { return references_.count({output, o_.data_seed}) > 0; }
 
-    // The CPU reference of `output` for the inputs of run `index`, made on first use.
-    const Reference& reference_for(const std::string& output, uint64_t index) {
-        auto key = std::make_pair(output, index);
+    // The CPU reference of `output` for the inputs drawn from `seed`, made on first use.
+    const Reference& reference_for(const std::string& output, uint64_t seed) {
+        auto key = std::make_pair(output, seed);
         auto it = references_.find(key);
         // A timed run's output is checked on a sample where the lab can (a cheap check that a run
         // did its own work); the checked run's as --check says.
         if (it == references_.end())
-            it = references_.emplace(key, case_.reference(output, index, index == o_.data_index ? full_ : false)).first;
+            it = references_.emplace(key, case_.reference(output, seed, seed == o_.data_seed ? full_ : false)).first;
         return it->second;
     }
 
-    // Compares `output` with the CPU reference of run `index`, where there is one (not with
-    // --check none); false when it is wrong or not checked.
-    bool check_output(PartRow& row, const PartRun& part, const OutputArray& output, uint64_t index,
+    // Compares `output` with the CPU reference of the inputs drawn from `seed`, where there is
+    // one (not with --check none); false when it is wrong or not checked.
+    bool check_output(PartRow& row, const PartRun& part, const OutputArray& output, uint64_t seed,
                       const std::string& context) {
         if (!has_reference(part.output)) return false;
-        Verdict verdict = case_.verify(part.output, output, reference_for(part.output, index), o_.tolerance);
+        Verdict verdict = case_.verify(part.output, output, reference_for(part.output, seed), o_.tolerance);
         row.check = verdict.pass ? "PASS" : "FAIL";
         row.message = (verdict.pass ? "" : context) + verdict.detail;
         any_failed_ |= !verdict.pass;
@@ -295,9 +287,9 @@ private:
 
     // Writes one output for the grader; with --write-bounds (the reference run), each element's
     // bound beside it: NaN for an element a sampled reference did not compute (not compared).
-    std::string write_output(const std::string& file, const std::string& name, uint64_t index, OutputArray output) {
+    std::string write_output(const std::string& file, const std::string& name, uint64_t seed, OutputArray output) {
         if (o_.write_bounds) {
-            const Reference& r = reference_for(name, index);
+            const Reference& r = reference_for(name, seed);
             if (r.positions.empty()) {
                 output.bound = r.bound;
             } else {
@@ -323,7 +315,7 @@ private:
         row.check = "reference";
         if (part.checked) {
             const OutputShape shape = case_.output_shape(part.output);
-            const Reference& r = reference_for(part.output, o_.data_index);
+            const Reference& r = reference_for(part.output, o_.data_seed);
             const bool integral = shape.dtype == DType::i32 || shape.dtype == DType::u32;
             OutputArray answer{shape.dtype, {}, {}};
             if (r.positions.empty()) {
@@ -337,19 +329,29 @@ private:
                 fail(exit_code::bad_usage, "the driver's reference of " + part.output + " has " +
                                                std::to_string(answer.values.size()) + " elements where the part writes " +
                                                std::to_string(shape.count) + " (a bug in the driver)");
-            row.output_file = write_output(row.part + ".out", part.output, o_.data_index, std::move(answer));
+            row.output_file = write_output(row.part + ".out", part.output, o_.data_seed, std::move(answer));
         }
         report_.add(row, false);
     }
 
-    std::vector<double> time_part(PartRow& row, const std::string& name, const PartRun& part) {
+    // The warm-ups and the timed runs. Each run's inputs come from a seed drawn from the operating
+    // system as they are loaded, so no seed of a run to come exists while the part runs; after
+    // each timed run has ended, with the device idle, whether its output is kept for the check is
+    // drawn (kept_runs.hpp; `keeps`: keeps_outputs). Per timed run that adds two draws of 8
+    // bytes, a wait for the run to end and, on the GPU, a 20 us hold; a kept run's output is
+    // downloaded then (on average about 2 + 2 ln(reps / 2) downloads a part, not 2).
+    std::vector<double> time_part(PartRow& row, const std::string& name, const PartRun& part, bool keeps) {
         auto run_once = [&] { part.run(launcher_); };
-        auto prepare_run = [&](uint64_t index) { prepare(name, part, index); };
-        auto keep = [&](uint64_t index) {
-            if (part.checked) kept_.emplace_back(index, case_.download(part.output));
+        uint64_t seed = 0;  // of the run being prepared or run: its own, which its inputs show anyway
+        auto prepare_run = [&](uint64_t) {
+            seed = fresh_input_seed();
+            prepare(name, part, seed);
+        };
+        auto ended = [&](uint64_t index) {
+            if (keeps) kept_.offer(index, seed, [&] { return case_.download(part.output); });
         };
         if (!part.host_timed && gpu_) {
-            GpuTiming timing = time_on_gpu(prepare_run, run_once, checked_runs_, keep, stream_, schedule_, o_.time_limit);
+            GpuTiming timing = time_on_gpu(prepare_run, run_once, ended, stream_, schedule_, o_.time_limit);
             if (is_fatal_wait_error(timing.error)) stop_after_fatal(row, timing.error);
             CUDA_CHECK(timing.error);
             return timing.ms;
@@ -370,7 +372,7 @@ private:
             wait_for_device(row);
             ms.push_back(clock_() - start);
             cpu_seconds += process_cpu_seconds() - cpu_start;
-            if (std::find(checked_runs_.begin(), checked_runs_.end(), index) != checked_runs_.end()) keep(index);
+            ended(index);
         }
         if (part.host_timed && schedule_.reps > 0) row.cpu_ms = cpu_seconds * 1e3 / schedule_.reps;
         return ms;
@@ -386,11 +388,12 @@ private:
     Launcher launcher_;
     RunReport report_;
     std::function<double()> clock_;
-    std::vector<int> checked_positions_;  // which timed runs (0 = the first) keep their outputs
-    RunSchedule schedule_;                 // the current part's runs
-    std::vector<uint64_t> checked_runs_;   // its timed runs whose outputs are kept and checked
-    std::vector<std::pair<uint64_t, OutputArray>> kept_;  // the current part's, by run index
-    std::map<std::pair<std::string, uint64_t>, Reference> references_;  // by output and run index
+    RunSchedule schedule_;  // the current part's runs
+    // The current part's timed runs kept for the check so far: only runs that have ended, each
+    // decided after it ended. Nothing here or elsewhere in the runner says which run to come
+    // will be kept, or what its inputs will be.
+    KeptRuns kept_;
+    std::map<std::pair<std::string, uint64_t>, Reference> references_;  // by output and input seed
     bool full_ = false;  // whole references (not a sample)
     bool any_refused_ = false, any_failed_ = false;
 };

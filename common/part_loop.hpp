@@ -1,9 +1,10 @@
 // The per-part loop every lab shares: for one case, the yardstick and then each chosen part,
-// in order. For each: poison the outputs, restore the inputs, run it once through the
+// in order. For each: poison the outputs, load the case's inputs, run it once through the
 // launcher (which records every launch), wait with a deadline, check the output against the
-// CPU reference, then time it (warm-up, repetitions, each after the same poisoning and
-// restoring; median and quartiles), check the last timed run's output again and write it for
-// the grader, and report the row.
+// CPU reference (the checked run), then time it (warm-ups, repetitions, each after the
+// poisoning and on inputs from a seed drawn for it then; median and quartiles). After each
+// timed run has ended, whether its output is kept is drawn (kept_runs.hpp): the two kept are
+// checked too, and written for the grader with their seeds. Then the row is reported.
 #pragma once
 #include <cuda_runtime.h>
 

@@ -5,6 +5,10 @@
 // SplitMix64 is counter-based: the value a generator returns at its k-th call depends only on
 // the seed value and k (splitmix_at), so a kernel can draw element i of an array on its own and get
 // exactly what SeededRandom gives on the host (common/random_fill.hpp).
+//
+// SplitMix64 can be inverted: two values of a run's inputs give its seed back. So no seed is
+// derived from another: the checked run's is the case's --seed, and every other run's is drawn
+// from the operating system as its inputs are loaded (os_random.hpp, common/part_loop.cpp).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -28,14 +32,6 @@ RANDOM_HD inline uint64_t splitmix_at(uint64_t seed, uint64_t position) {
 // same value from the same bits.
 RANDOM_HD inline float uniform_from_bits(uint64_t bits, float lo, float hi) {
     return float(double(lo) + double(hi - lo) * double(bits >> 40) * 0x1p-24);
-}
-
-// The seed of run `index`'s inputs. Every run of a part computes on data of its own (the
-// checked run is index 0 and keeps the case's own seed; the warm-ups and timed repetitions
-// follow, common/part_loop.hpp): a result kept from an earlier run answers no later one, and
-// the grader's reference run makes the same data again from the same seed and index.
-RANDOM_HD inline uint64_t input_seed(uint64_t case_seed, uint64_t index) {
-    return index == 0 ? case_seed : splitmix_at(case_seed ^ 0xD1B54A32D192ED03ull, index);
 }
 
 class SeededRandom {

@@ -150,6 +150,7 @@ void RunReport::add(const PartRow& row, bool is_yardstick) {
         if (row.timed) record["time_ms"] = format_fixed(row.median_ms, 6);
         if (!row.output_file.empty()) record["output"] = row.output_file;
         if (!row.checked_runs.empty()) record["checked_runs"] = row.checked_runs;
+        if (!row.checked_seeds.empty()) record["checked_seeds"] = row.checked_seeds;
         if (row.floor_ms > 0) record["floor_ms"] = format_fixed(row.floor_ms, 6);
         if (!row.host_cpus.empty()) record["host_cpus"] = row.host_cpus;
         if (row.cpu_ms > 0) record["cpu_ms"] = format_fixed(row.cpu_ms, 3);

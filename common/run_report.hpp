@@ -24,7 +24,8 @@ struct PartRow {
     std::string message;  // why it failed, was refused, crashed ...
     std::string note;     // PartRun::note's text: shown at the end of the table's row only
     std::string output_file;   // the checked run's output
-    std::string checked_runs;  // the timed runs whose outputs were kept too, by index: "17 9"
+    std::string checked_runs;   // the timed runs whose outputs were kept too, by index: "9 17"
+    std::string checked_seeds;  // and the seeds of their inputs, in the same order
     bool timed = false;
     double median_ms = 0, q1_ms = 0, q3_ms = 0;
     std::string metric;     // PartRun::metric: "" for the lab's first

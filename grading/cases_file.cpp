@@ -68,11 +68,11 @@ CasesFile make_cases_file(const LabPlan& plan, const WallRules& rules, CasesUse 
 CasesFile make_checked_run_cases_file(const LabPlan& plan, const WallRules& rules, const std::vector<CheckedRun>& runs,
                                       unsigned long long sample_seed) {
     CasesFile file;
-    for (const auto& [name, index, part] : runs) {
+    for (const CheckedRun& run : runs) {
+        const auto& [name, seed, part] = run;
         if (!plan.find_part(part)) throw std::invalid_argument("no part '" + part + "' in " + plan.lab);
-        const std::string i = std::to_string(index);
-        file.lines.push_back(case_line(plan, case_named(plan, name), rules, name + ".run" + i,
-                                       " --data-index " + i + " --reps 0 --check sample --sample-seed " +
+        file.lines.push_back(case_line(plan, case_named(plan, name), rules, checked_run_name(run),
+                                       " --data-seed " + std::to_string(seed) + " --reps 0 --check sample --sample-seed " +
                                            std::to_string(sample_seed) + " --part " + part));
         file.cases.push_back(name);
     }

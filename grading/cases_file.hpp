@@ -24,9 +24,9 @@ struct CasesFile {
 };
 CasesFile make_cases_file(const LabPlan& plan, const WallRules& rules, CasesUse use, const std::vector<std::string>& items);
 
-// The reference's runs of checked timed runs: case CASE.run<INDEX>, on that timed run's inputs
-// (--data-index), its part alone, checked at the positions the secret seed draws (the sample
-// keep_checked_run_samples keeps). Each case of `cases` is one of `runs`, as CASE/INDEX/PART.
+// The reference's runs of checked timed runs: a case named checked_run_name(run), on that timed
+// run's inputs (--data-seed), its part alone, checked at the positions the secret seed draws (the
+// sample keep_checked_run_samples keeps). Each case of `cases` is one of `runs`' cases.
 CasesFile make_checked_run_cases_file(const LabPlan& plan, const WallRules& rules, const std::vector<CheckedRun>& runs,
                                       unsigned long long sample_seed);
 

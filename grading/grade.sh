@@ -391,7 +391,7 @@ built_items() {
 # Each lab's reference binary and case outputs need no student's build: they are made in the
 # background (OUTPUTS_AHEAD), each lab's as soon as its template is, beside the other templates,
 # the unpacking and the builds; run_on_gpus waits for them and finds them made. Made after the
-# builds, they held back the checked-run references, which round 2 waits for: make test's
+# builds, they held back the checked-run references that round 2 then waited for: make test's
 # grading took 391 s on an H100 after a clean build, 335 s with them made ahead.
 make_reference_outputs_ahead() {
     [[ $BUILD_ONLY == no && $SLURM == none ]] && ((${#GPU_IDS[@]})) || return 0
@@ -425,29 +425,27 @@ run_on_gpus() {
     fi
     phase_begin "reference outputs"
     local labs_to_run=()
-    local -A students_of=()
+    local -A seen=()
     for item in "${RUN_ITEMS[@]}"; do
         IFS=$'\t' read -r student lab <<<"$item"
-        [[ -n ${students_of[$lab]+x} ]] || labs_to_run+=("$lab")
-        students_of[$lab]=$((${students_of[$lab]:-0} + 1))
+        [[ -n ${seen[$lab]+x} ]] || labs_to_run+=("$lab")
+        seen[$lab]=1
     done
     for_labs_side_by_side make_reference_binary "${labs_to_run[@]}"
     for_labs_side_by_side make_case_outputs "${labs_to_run[@]}"
-    local class_of=()
     for lab in "${labs_to_run[@]}"; do
         # (A task's binary was tried in the sandbox by the run that submitted it.)
         [[ $SLURM == task ]] || check_binary_in_sandbox "$lab"
-        class_of+=("$lab:${students_of[$lab]}")
     done
     phase_end "reference outputs"
-    # The checked-run references made first go on beside round 1, and round 2 waits for them: no
-    # run is timed meanwhile (reference.sh, make_checked_run_references_first).
+    # The reference's check on fresh inputs goes on beside round 1, and round 2 waits for it: no
+    # run is timed meanwhile (reference.sh, check_reference_on_fresh_inputs).
     (
-        phase_begin "references of checked runs, beside runs 1"
-        make_checked_run_references_first "${class_of[@]}"
-        phase_end "references of checked runs, beside runs 1"
+        phase_begin "the reference on fresh inputs, beside runs 1"
+        check_reference_on_fresh_inputs "${labs_to_run[@]}"
+        phase_end "the reference on fresh inputs, beside runs 1"
     ) &
-    local first_references=$!
+    local probes=$! class_references=
     # Untimed runs are mostly CPU work (start-up, the sanitizers' analysis): a few students per
     # GPU at once keep it busy; timed runs have it to themselves (runs.sh, the rounds).
     RUNNERS=${RUNNERS_PER_GPU:-$DEFAULT_RUNNERS}
@@ -470,8 +468,19 @@ run_on_gpus() {
     local rounds=(run_public_round run_timed_round run_hidden_round)
     for round in 1 2 3; do
         if ((round == 2)); then
-            wait "$first_references" || die "the references of the checked timed runs could not be made (the reason is above)"
+            wait "$probes" || die "the reference solution could not be run on fresh inputs (the reason is above)"
             wait_for_quiet_machine
+        fi
+        # The references of the timed runs the students' drivers kept, each run's on inputs of its
+        # own, made once nothing is timed any more, beside round 3; each lab's students are scored
+        # once their lab's are made (reference.sh, make_class_checked_run_references).
+        if ((round == 3)); then
+            (
+                phase_begin "references of checked runs, beside runs 3"
+                make_class_checked_run_references "${labs_to_run[@]}"
+                phase_end "references of checked runs, beside runs 3"
+            ) &
+            class_references=$!
         fi
         phase_begin "runs $round: ${ROUND_NAMES[$round]}"
         progress_round "$round" "${#RUN_ITEMS[@]}"
@@ -484,6 +493,7 @@ run_on_gpus() {
         fi
         phase_end "runs $round: ${ROUND_NAMES[$round]}"
     done
+    wait "$class_references" || die "the references of the checked timed runs could not be made (the reason is above)"
     progress_end
 }
 

@@ -476,42 +476,43 @@ int cmd_scan_forbidden(int argc, char** argv) {
     return 0;
 }
 
-// A checked timed run as grade.sh names it, CASE/INDEX/PART.
+// A checked timed run as grade.sh names it, CASE/SEED/PART (SEED: its inputs').
 std::string checked_run_item(const CheckedRun& run) {
-    const auto& [case_name, index, part] = run;
-    return case_name + "/" + std::to_string(index) + "/" + part;
+    const auto& [case_name, seed, part] = run;
+    return case_name + "/" + std::to_string(seed) + "/" + part;
 }
 std::vector<CheckedRun> checked_run_items(const std::string& words) {
     std::vector<CheckedRun> runs;
     for (const std::string& item : split_words(words)) {
         const size_t first = item.find('/'), second = item.find('/', first + 1);
-        const std::string index = second == std::string::npos ? "" : item.substr(first + 1, second - first - 1);
-        if (first == 0 || index.empty() || index.find_first_not_of("0123456789") != std::string::npos ||
+        const std::string seed = second == std::string::npos ? "" : item.substr(first + 1, second - first - 1);
+        if (first == 0 || seed.empty() || seed.size() > 19 || seed.find_first_not_of("0123456789") != std::string::npos ||
             second + 1 == item.size())
-            fail(exit_code::bad_usage, "a checked timed run is CASE/INDEX/PART, not '" + item + "'");
-        runs.emplace_back(item.substr(0, first), std::stoull(index), item.substr(second + 1));
+            fail(exit_code::bad_usage, "a checked timed run is CASE/SEED/PART, not '" + item + "'");
+        runs.emplace_back(item.substr(0, first), std::stoull(seed), item.substr(second + 1));
     }
     return runs;
 }
 
-// The timed runs whose reference outputs a student's evidence needs before it can be scored
-// (checked_runs.hpp says which). grade.sh makes them with the reference solution (--data-index,
-// --part) and then scores.
+// The timed runs whose reference outputs a student's evidence needs before it can be scored, or
+// with --probe the reference's own runs on fresh inputs (checked_runs.hpp says which). grade.sh
+// makes them with the reference solution (--data-seed, --part) and then scores.
 int cmd_checked_runs(int argc, char** argv) {
-    ArgParser args("grader checked-runs", "Prints CASE/INDEX/PART for each checked timed run whose reference output is missing.");
+    ArgParser args("grader checked-runs", "Prints CASE/SEED/PART for each checked timed run whose reference output is missing.");
     lab_options(args);
     args.option("dir", "DIR", "", "the student's folder for this lab");
     args.option("reference", "DIR", "", "the reference outputs, a folder per case");
-    args.option("class-size", "N", "0",
-                "instead of a student's: those made before any timed run, in a class of N students of the lab "
-                "(every timed run of the cases with at most 2 N J a part)");
-    args.option("side-by-side", "J", "1", "with --class-size: how many reference runs grade.sh makes at once");
+    args.option("probe", "S", "",
+                "instead of a student's: one run of every part on every case on inputs of a seed drawn from S (the "
+                "grading run's secret sample seed), made before any timed run");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
-    std::set<CheckedRun> needed = missing_checked_run_references(
-        plan, args.text("reference"), args.text("dir"),
-        static_cast<unsigned long long>(args.integer("class-size", 0, 1ll << 30)),
-        static_cast<unsigned long long>(args.integer("side-by-side", 1, 1024)));
+    if (args.text("probe").empty() == args.text("dir").empty())
+        fail(exit_code::bad_usage, "give a student's --dir or --probe S, one of the two");
+    std::set<CheckedRun> needed =
+        args.text("probe").empty()
+            ? missing_checked_run_references(plan, args.text("reference"), args.text("dir"))
+            : reference_probe_runs(plan, args.text("reference"), static_cast<uint64_t>(args.integer("probe", 0, 1ll << 62)));
     for (const CheckedRun& run : needed) std::printf("%s\n", checked_run_item(run).c_str());
     return 0;
 }
@@ -556,7 +557,7 @@ int cmd_cases_file(int argc, char** argv) {
     lab_options(args);
     wall_options(args);
     args.option("for", "USE", "graded", "graded (items CASE/PARTS), reference-outputs, reference-timing (items CASE) "
-                                        "or checked-runs (items CASE/INDEX/PART)");
+                                        "or checked-runs (items CASE/SEED/PART)");
     args.option("items", "LIST", "", "what to run, blank-separated");
     args.option("out", "FILE", "", "the cases file");
     args.option("reference", "DIR", "", "checked-runs: the reference outputs; a run whose sample is there is left out");
@@ -571,8 +572,8 @@ int cmd_cases_file(int argc, char** argv) {
         if (use == "checked-runs") {
             std::vector<CheckedRun> missing;
             for (const CheckedRun& run : checked_run_items(args.text("items"))) {
-                const auto& [case_name, index, part] = run;
-                if (exists(args.text("reference") + "/" + checked_run_sample(case_name, part, index))) continue;
+                const auto& [case_name, seed, part] = run;
+                if (exists(args.text("reference") + "/" + checked_run_sample(case_name, part, seed))) continue;
                 missing.push_back(run);
                 printed.push_back(checked_run_item(run));
             }
@@ -604,7 +605,7 @@ int cmd_keep_checked_runs(int argc, char** argv) {
     ArgParser args("grader keep-checked-runs",
                    "Checks the reference's outputs of checked timed runs and keeps a sample of each; prints what failed (exit 1).");
     lab_options(args);
-    args.option("runs", "LIST", "", "the runs, CASE/INDEX/PART, blank-separated (grader cases-file --for checked-runs)");
+    args.option("runs", "LIST", "", "the runs, CASE/SEED/PART, blank-separated (grader cases-file --for checked-runs)");
     args.option("work", "DIR", "", "where the reference's run wrote them (its --out)");
     args.option("reference", "DIR", "", "the reference outputs, a folder per case: where the samples go");
     args.option("keep", "N", "65536", "positions to keep at most");

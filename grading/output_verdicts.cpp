@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "atomic_file.hpp"
+#include "checked_runs.hpp"
 #include "output_sample.hpp"
 
 namespace {
@@ -94,13 +95,12 @@ size_t check_run_outputs(const LabPlan& plan, const CasePlan& c, const std::stri
             ran->second.status != PartStatus::ran || ran->second.output.empty())
             continue;
         check(record.output, c.name + "/out/" + ran->second.output);
-        for (unsigned long long index : record.checked_runs) {
-            if (!plan.timed_runs(c, part).contains(index)) continue;
-            std::string sample = checked_run_sample(c.name, part, index);
+        for (const KeptRunNamed& kept : kept_runs_named(plan, c, part, record).runs) {
+            std::string sample = checked_run_sample(c.name, part, kept.seed);
             if (fs::exists(reference_dir + "/" + sample))
-                check(checked_run_file(part, index), sample);
+                check(checked_run_file(part, kept.index), sample);
             else
-                waiting.insert(checked_run_file(part, index));
+                waiting.insert(checked_run_file(part, kept.index));
         }
     }
     std::sort(to_check.begin(), to_check.end());

@@ -127,13 +127,19 @@ RunEvidence read_run(const std::string& dir, const std::vector<std::string>& par
         }
         double ms = parse_number(field(r, "time_ms"));
         p.time_ms = std::isfinite(ms) && ms > 0 ? ms : 0;
-        std::istringstream runs(field(r, "checked_runs"));
-        for (std::string word; runs >> word;) {
-            bool digits = !word.empty() && word.size() <= 12 &&
-                          std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
-            if (digits) p.checked_runs.push_back(std::stoull(word));
-            else p.checked_runs_malformed = true;
-        }
+        // Run indices (at most 12 digits) and seeds (below 2^62, as the driver draws them).
+        auto numbers = [&](const std::string& key, size_t digits_at_most, unsigned long long below,
+                           std::vector<unsigned long long>& into) {
+            std::istringstream words(field(r, key));
+            for (std::string word; words >> word;) {
+                bool digits = !word.empty() && word.size() <= digits_at_most &&
+                              std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+                if (digits && std::stoull(word) < below) into.push_back(std::stoull(word));
+                else p.checked_runs_malformed = true;
+            }
+        };
+        numbers("checked_runs", 12, ~0ull, p.checked_runs);
+        numbers("checked_seeds", 19, 1ull << 62, p.checked_seeds);
         double floor = parse_number(field(r, "floor_ms"));
         p.floor_ms = std::isfinite(floor) && floor > 0 ? floor : 0;
         double cpu = parse_number(field(r, "cpu_ms"));
@@ -154,8 +160,8 @@ std::string checked_run_file(const std::string& part, unsigned long long index) 
     return part + ".run" + std::to_string(index) + ".out";
 }
 
-std::string checked_run_sample(const std::string& case_name, const std::string& part, unsigned long long index) {
-    return case_name + "/run" + std::to_string(index) + "/out/" + part + ".sample";
+std::string checked_run_sample(const std::string& case_name, const std::string& part, unsigned long long seed) {
+    return case_name + "/seed" + std::to_string(seed) + "/out/" + part + ".sample";
 }
 
 std::vector<std::string> unrecorded_parts(const RunEvidence& run, const std::vector<std::string>& part_names) {

@@ -46,18 +46,21 @@ struct PartRecord {
     std::string output;   // the checked run's output: a plain file name in the run folder, or empty
     double time_ms = 0;   // 0 when absent or invalid
     // The timed runs whose outputs the driver kept, by run index (their files are
-    // <part>.run<index>.out): whole numbers as written, not yet checked against the case's runs.
-    std::vector<unsigned long long> checked_runs;
-    bool checked_runs_malformed = false;  // the field held something else than run indices
+    // <part>.run<index>.out), and the seeds of their inputs, in the same order: whole numbers as
+    // written (a seed below 2^62), not yet checked against the case's runs (checked_runs.hpp,
+    // kept_runs_named).
+    std::vector<unsigned long long> checked_runs, checked_seeds;
+    bool checked_runs_malformed = false;  // a field held something else than such numbers
     double floor_ms = 0;  // the part's work at the GPU's peak rate; only the reference run's is believed
     double cpu_ms = 0;    // a part timed on the host: CPU time per timed run
     std::string host_cpus;  // and the CPUs it was pinned to (cleaned)
 };
 
 // The file of a checked timed run's output: "tiled.run17.out"; and, under the reference folder,
-// the sample of the reference's output of that run: "big/run17/out/tiled.sample".
+// the sample of the reference's output on the inputs of that run's seed:
+// "big/seed5039120772431/out/tiled.sample".
 std::string checked_run_file(const std::string& part, unsigned long long index);
-std::string checked_run_sample(const std::string& case_name, const std::string& part, unsigned long long index);
+std::string checked_run_sample(const std::string& case_name, const std::string& part, unsigned long long seed);
 
 struct RunEvidence {
     std::string dir;         // sandbox.tsv, stdout.txt, stderr.txt (trusted: written by the grader)

@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "checked_runs.hpp"
 #include "output_check.hpp"
 #include "output_verdicts.hpp"
 #include "perf_curve.hpp"
@@ -360,29 +361,27 @@ private:
 
     // Why the outputs of the timed runs the driver kept (checked_runs) do not prove the work was
     // done in every run, or "": each must be one of the part's timed runs on the case, two of them
-    // (one when there is one), and match the reference solution's output for that run's own
-    // inputs at the sampled positions (output_sample.hpp), which grade.sh made before scoring
-    // (checked_run_sample, beside the case's reference), or the verdicts check-outputs kept.
+    // (one when there is one), named with the seeds of their inputs, and match the reference
+    // solution's output on those inputs at the sampled positions (output_sample.hpp), which
+    // grade.sh made before scoring (checked_run_sample, beside the case's reference), or the
+    // verdicts check-outputs kept.
     std::string timed_runs_problem(const CasePlan& c, const std::string& part, const PartRecord& r, const RunEvidence& run) {
-        LabPlan::TimedRuns timed = plan_.timed_runs(c, part);
-        size_t expected = timed.count < 2 ? size_t(timed.count) : 2;
-        std::vector<unsigned long long> runs = r.checked_runs;
-        std::sort(runs.begin(), runs.end());
-        bool valid = !r.checked_runs_malformed && runs.size() == expected &&
-                     std::adjacent_find(runs.begin(), runs.end()) == runs.end() &&
-                     std::all_of(runs.begin(), runs.end(), [&](unsigned long long i) { return timed.contains(i); });
-        if (!valid)
-            return "its record does not name the " + std::to_string(expected) +
-                   " checked timed runs the driver keeps, so its timed runs cannot be shown to do the work";
-        for (unsigned long long index : r.checked_runs) {
-            std::string reference = checked_run_sample(c.name, part, index);
+        const KeptRunsNamed kept = kept_runs_named(plan_, c, part, r);
+        if (!kept.valid)
+            return "its record does not name the " + std::to_string(kept.expected) +
+                   " checked timed runs the driver keeps, with the seeds of their inputs, so its timed runs cannot be "
+                   "shown to do the work";
+        const LabPlan::TimedRuns timed = plan_.timed_runs(c, part);
+        for (const KeptRunNamed& k : kept.runs) {
+            std::string reference = checked_run_sample(c.name, part, k.seed);
             if (!exists(in_.reference_dir + "/" + reference))
-                throw std::runtime_error("the reference output of timed run " + std::to_string(index) + " of case " + c.name +
-                                         " is missing: " + in_.reference_dir + "/" + reference);
-            OutputVerdict v = output_verdict(run, checked_run_file(part, index), in_.reference_dir, reference, c.tolerance);
+                throw std::runtime_error("the reference output of the inputs of seed " + std::to_string(k.seed) + " (case " +
+                                         c.name + ", part " + part + ") is missing: " + in_.reference_dir + "/" + reference);
+            OutputVerdict v = output_verdict(run, checked_run_file(part, k.index), in_.reference_dir, reference, c.tolerance);
             if (!v.pass)
-                return "the checked run was right, but timed run " + std::to_string(index - timed.first + 1) + " of " +
-                       std::to_string(timed.count) + " (inputs of its own) is wrong: " + v.reason;
+                return "the checked run was right, but timed run " + std::to_string(k.index - timed.first + 1) + " of " +
+                       std::to_string(timed.count) + " (inputs of its own, --data-seed " + std::to_string(k.seed) +
+                       ") is wrong: " + v.reason;
         }
         return "";
     }

@@ -9,7 +9,9 @@
 #   timings: the performance cases again on each GPU, several times through this grading run,
 #            for the curve (runs.sh, reference_timed_on);
 #   checked timed runs: the outputs of the timed runs a student's driver kept, on the same
-#            inputs (--data-index), made once each before the student is scored.
+#            inputs (--data-seed: the seed the run drew), each made before the student is scored;
+#            first, one run of each part on each case on fresh inputs, to find a reference
+#            solution that is wrong there before any run is timed.
 
 # reference_wall LAB CASE...: the wall clock of one reference run over the cases, as a student's
 # batch run of them gets (grading/run_ledger.hpp), with no budget to draw on.
@@ -112,35 +114,59 @@ check_binary_in_sandbox() {
 }
 
 # The references of checked timed runs (a student's driver keeps the outputs of two timed runs
-# of each part, chosen at random: grading/FORMATS.md): the reference solution on the same inputs
-# (`--data-index N --part P`), kept as a sample of at most 65536 positions drawn from SAMPLE_SEED,
-# which no student's process ever sees (grader keep-checked-runs). Once per case, run and part
-# for the whole class.
+# of each part, decided as each run ends, and names them with the seeds of their inputs, drawn as
+# each run began: grading/FORMATS.md): the reference solution on the same inputs (`--data-seed S
+# --part P`), kept as a sample of at most 65536 positions drawn from SAMPLE_SEED, which no
+# student's process ever sees (grader keep-checked-runs). No two students' runs share inputs, so
+# each is made for the student whose record names it: those of the public cases for the whole
+# class at once after the timed round (make_class_checked_run_references), beside round 3, and
+# any still missing (a hidden case's) when the student is scored (make_checked_run_references).
+# Never beside a timed run.
 #
-# make_checked_run_references_first LAB:STUDENTS...: those the grader says to make before any
-# student is scored, for each LAB in a class of STUDENTS made side_by_side_runs at a time
-# (grading/checked_runs.hpp, made_first_up_to): made first, they run side by side on every CPU,
-# where made as each student asks they run one at a time between the timed runs, holding the GPU.
-# On an H200, a lab 2 student's 14 took 17 s (13 of them the CPU reference at the sampled
-# positions), beside a timed run of 6 s. The others are made when a student first needs one.
-# The labs' lines share the side-by-side runs: one lab's last line holds up no other lab's first
-# (eight labs one after another took 81 s, most ending on a few runs still busy). grade.sh makes
-# them beside round 1, untimed work both, and round 2 waits for them; each lab's lock is held
-# meanwhile, so a Slurm task beside makes none of the same.
-make_checked_run_references_first() {
-    local item lab needed side_by_side fd locks=() lines=() labs=()
+# check_reference_on_fresh_inputs LAB...: before any run is timed, beside round 1, one run of each
+# part the reference ran on each case, on inputs of a seed drawn from SAMPLE_SEED (grader
+# checked-runs --probe): a reference solution right on the cases' own inputs and wrong on a timed
+# run's stops the grading before the timed runs, not after them. A self-check has no reference
+# solution to find wrong (its reference answers are the CPU reference's): none.
+check_reference_on_fresh_inputs() {
+    [[ ${SELF_CHECK:-no} == yes ]] && return 0
+    make_checked_run_references_side_by_side probe_runs "$@"
+}
+probe_runs() {
+    "$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$1" --reference "${REFERENCE_DIR[$1]}" --probe "$SAMPLE_SEED"
+}
+# make_class_checked_run_references LAB...: every reference the records of the public cases' runs
+# name (the timed round's, its second timings included) for the students of each LAB in
+# RUN_ITEMS. grade.sh runs it after the timed round, in the background beside round 3 (untimed
+# both), and a student of the lab is scored once they are made (make_checked_run_references
+# waits for the lab's lock, which this holds).
+make_class_checked_run_references() {
+    make_checked_run_references_side_by_side class_checked_runs "$@"
+}
+class_checked_runs() {
+    local item student lab
+    for item in "${RUN_ITEMS[@]}"; do
+        IFS=$'\t' read -r student lab <<<"$item"
+        [[ $lab == "$1" && -d $OUT/students/$student/$lab/runs ]] || continue
+        "$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --reference "${REFERENCE_DIR[$lab]}" \
+            --dir "$OUT/students/$student/$lab" || return 1
+    done | sort -u
+    return "${PIPESTATUS[0]}"
+}
+# make_checked_run_references_side_by_side LISTER LAB...: the references LISTER LAB names
+# (CASE/SEED/PART lines), for every LAB, made side_by_side_runs reference runs at once, the labs'
+# lines sharing them: one lab's last line holds up no other lab's first (eight labs one after
+# another took 81 s, most ending on a few runs still busy). Each lab's lock is held throughout
+# (lock_labs): a Slurm task beside makes none of the same, and a student of the lab is scored
+# only once they are made. What a side-by-side run could not make (a GPU too small for so many
+# at once) is made again by one run alone; a run that fails then stops the grading.
+make_checked_run_references_side_by_side() {
+    local lister=$1 lab needed lines=() labs=() LAB_LOCKS=()
     local -A needed_of=()
-    # A self-check's reference answers are the CPU reference's, each at a performance case's size
-    # a long computation: only those its one student asks for are made.
-    side_by_side=$(side_by_side_runs)
-    [[ ${SELF_CHECK:-no} == yes ]] && side_by_side=1
-    for item in "$@"; do
-        lab=${item%%:*}
-        exec {fd}>>"$PRIVATE/reference-$lab.lock"
-        flock -x "$fd"
-        locks+=("$fd")
-        needed=$("$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --reference "${REFERENCE_DIR[$lab]}" \
-            --class-size "${item#*:}" --side-by-side "$side_by_side") || die "grader checked-runs failed for $lab"
+    shift
+    lock_labs "$@"
+    for lab in "$@"; do
+        needed=$("$lister" "$lab") || die "grader checked-runs failed for $lab"
         [[ -z $needed ]] && continue
         say "  reference outputs of checked timed runs: $lab, $(wc -l <<<"$needed")"
         labs+=("$lab")
@@ -149,22 +175,38 @@ make_checked_run_references_first() {
     done
     ((${#lines[@]})) && side_by_side_checked_run_references "${lines[@]}"
     for lab in "${labs[@]}"; do
-        # What a side-by-side run could not make (a GPU too small for so many at once): made
-        # again by one run alone.
         run_checked_run_references "$lab" "${GPU_IDS[0]}" exclusive "${needed_of[$lab]}" ||
             die "the reference solution fails $lab on the inputs of a timed run (see $PRIVATE/reference-checked-$lab.log)"
     done
-    for fd in "${locks[@]}"; do exec {fd}>&-; done
+    unlock_labs
+}
+# lock_labs LAB...: each LAB's reference lock, held exclusively, its descriptor added to the
+# caller's LAB_LOCKS (unlock_labs lets them go). A job started in the background after this holds
+# them until it ends, whatever this shell then does with its own descriptors.
+lock_labs() {
+    local lab fd
+    for lab in "$@"; do
+        exec {fd}>>"$PRIVATE/reference-$lab.lock"
+        flock -x "$fd"
+        LAB_LOCKS+=("$fd")
+    done
+}
+unlock_labs() {
+    local fd
+    for fd in "${LAB_LOCKS[@]}"; do exec {fd}>&-; done
+    LAB_LOCKS=()
 }
 # side_by_side_runs: how many reference runs make the checked-run references at once: as many as
-# there are CPUs, at most 16.
+# there are CPUs, at most 16. A self-check's one: its reference answers are the CPU reference's,
+# each at a performance case's size a long computation.
 side_by_side_runs() {
     local jobs
     jobs=$(nproc)
     ((jobs > 16)) && jobs=16
+    [[ ${SELF_CHECK:-no} == yes ]] && jobs=1
     echo "$jobs"
 }
-# side_by_side_checked_run_references LINE...: lines of LAB<TAB>CASE/INDEX/PART made by
+# side_by_side_checked_run_references LINE...: lines of LAB<TAB>CASE/SEED/PART made by
 # side_by_side_runs reference runs at once, each a share of the lines (in turn, so that each
 # gets some of every lab's large cases), a lab at a time, the GPUs taken in turn. Their logs are
 # not kept: what one could not make, the caller makes again alone. No timed run goes on
@@ -181,37 +223,44 @@ side_by_side_checked_run_references() {
             [[ -n ${share[$lab]+x} ]] || order+=("$lab")
             share[$lab]+=${lines[i]#*$'\t'}$'\n'
         done
-        (for lab in "${order[@]}"; do run_checked_run_references "$lab" "${GPU_IDS[j % ${#GPU_IDS[@]}]}" shared "${share[$lab]}" ".$j"; done) \
+        (for lab in "${order[@]}"; do run_checked_run_references "$lab" "${GPU_IDS[j % ${#GPU_IDS[@]}]}" shared "${share[$lab]}" ".side-$j"; done) \
             >/dev/null 2>&1 &
         pids+=($!)
     done
     wait "${pids[@]}"
 }
 # make_checked_run_references LAB DIR GPU: those the student's evidence in DIR names and that are
-# missing; with the GPU shared with the other runners, and again with it to itself should a
-# classmate's program have filled it.
+# missing (after make_class_checked_run_references, a hidden case's); with the GPU shared with
+# the other runners, and again with it to itself should a classmate's program have filled it.
+# It waits for the lab's lock, which make_class_checked_run_references holds while it makes the
+# class's, but shares it with the other students' (each its own references, in a work folder of
+# its own).
 make_checked_run_references() {
-    local lab=$1 dir=$2 gpu=$3 needed
+    local lab=$1 dir=$2 gpu=$3 needed guard status=0
     needed=$(beside_timed_runs "$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" \
         --reference "${REFERENCE_DIR[$lab]}") || return 1
     [[ -z $needed ]] && return 0
+    exec {guard}>>"$PRIVATE/reference-$lab.lock"
+    flock -s "$guard"
     # The lock first, the GPU second (inside): a runner never waits for this lock while it holds the GPU's.
-    with_lock "$PRIVATE/reference-$lab.lock" run_checked_run_references "$lab" "$gpu" shared "$needed" ||
-        with_lock "$PRIVATE/reference-$lab.lock" run_checked_run_references "$lab" "$gpu" exclusive "$needed" ||
+    run_checked_run_references "$lab" "$gpu" shared "$needed" ".student-$BASHPID" ||
+        run_checked_run_references "$lab" "$gpu" exclusive "$needed" ".student-$BASHPID" || status=1
+    exec {guard}>&-
+    ((status == 0)) ||
         die "the reference solution fails $lab on the inputs of a timed run (see $PRIVATE/reference-checked-$lab.log)"
 }
 # run_checked_run_references LAB GPU shared|exclusive NEEDED [SHARE]: makes the references NEEDED
-# lists (CASE/INDEX/PART words) that are still missing, in one run of the reference solution
+# lists (CASE/SEED/PART words) that are still missing, in one run of the reference solution
 # holding the GPU as said, then checks and samples them (grader keep-checked-runs) with the GPU
 # let go, on the CPUs beside the timed runs. Fails, keeping its log in
 # $PRIVATE/reference-checked-LAB.log, when one of them could not be made. SHARE names the work
-# folder of one of several side by side (their logs are not kept: the caller makes again alone
-# what one could not make).
+# folder of one of several at once (.side-J: side by side, whose logs are not kept, the caller
+# making again alone what one could not make; .student-PID: a student's).
 run_checked_run_references() {
     local lab=$1 gpu=$2 mode=$3 share=${5-} root=${REFERENCE_DIR[$1]} work list made=() wall status=0
     work=$root/.checked-runs$share
     rm -rf -- "$work" && mkdir -p -- "$work"
-    # Only those still missing: another runner may have made some meanwhile (under the same lock).
+    # Only those still missing: another run may have made some meanwhile.
     list=$(cases_file "$lab" checked-runs "$work/cases.txt" "$4" --reference "$root" --seed "$SAMPLE_SEED") ||
         die "cannot write the checked runs' cases file of $lab"
     [[ -z $list ]] || mapfile -t made <<<"$list"
@@ -227,7 +276,7 @@ run_checked_run_references() {
             beside_timed_runs "$GRADER" keep-checked-runs --manifests "$MANIFESTS" --lab "$lab" --runs "${made[*]}" \
                 --work "$work" --reference "$root" --seed "$SAMPLE_SEED" >>"$work/log.txt" 2>&1 || status=1
         fi
-        [[ -n $share ]] || cp -- "$work/log.txt" "$PRIVATE/reference-checked-$lab.log"
+        [[ $share == .side-* ]] || cp -- "$work/log.txt" "$PRIVATE/reference-checked-$lab.log"
     fi
     rm -rf -- "$work"
     ((status == 0))

@@ -411,8 +411,8 @@ timed_runs() {
     TIMED_ON=$timing_gpu with_gpu exclusive "$timing_gpu" run_group "$sandbox_slot" "$timing_gpu" "$student" "$lab" "$@"
     add_time "timed cases" "$(seconds_since "$started")"
     gpu_lost_after "$timing_gpu" && return 1
-    # Their outputs checked now, the references of the timed runs the driver kept made first.
-    [[ -z ${REFERENCE_DIR[$lab]-} ]] || make_checked_run_references "$lab" "$dir" "$timing_gpu"
+    # Their outputs checked now; those of the timed runs the driver kept wait for their
+    # references, made once no run is timed (reference.sh, make_class_checked_run_references).
     check_outputs "$@"
 }
 
@@ -438,7 +438,6 @@ time_again() {
         "$SECOND_TIMING" "$SECOND_TIMING" $(tr '\t' / <<<"$pairs")
     add_time "second timings" "$(seconds_since "$started")"
     gpu_lost_after "$timing_gpu" && return 1
-    [[ -z ${REFERENCE_DIR[$lab]-} ]] || make_checked_run_references "$lab" "$dir" "$timing_gpu"
     check_outputs "$@"
 }
 
@@ -446,7 +445,9 @@ time_again() {
 # the verdicts kept and the arrays removed (grader check-outputs, grading/output_verdicts.hpp),
 # so that a class's outputs never wait on disk for the scores: a lab 2 performance case leaves
 # 2 GB per student, and 8 copies of every lab filled a 64 GB disk during the timed round. An
-# output whose reference is not made yet is left for scoring, as is everything when this fails.
+# output whose reference is not made yet (a timed run's the driver kept, whose reference waits
+# for the end of the timed round: about two thirds of those 2 GB) is left for scoring, as is
+# everything when this fails.
 check_outputs() {
     [[ -n ${REFERENCE_DIR[$lab]-} ]] || return 0
     local said

@@ -31,7 +31,7 @@ class AxpyCase : public LabCase {
 public:
     AxpyCase(const ArgParser& args, const DriverOptions& options)
         : n_(int(args.integer("n", 1, max_axpy_n))), block_(int(args.integer("block", 1, 1 << 16))),
-          a_(float(args.number("a", -1e6, 1e6))), seed_(options.seed) {}
+          a_(float(args.number("a", -1e6, 1e6))) {}
 
     void setup(const GpuInfo* gpu, cudaStream_t stream) override {
         stream_ = stream;
@@ -89,11 +89,10 @@ public:
     void poison(const std::string& output, cudaStream_t stream) override {
         if (output == "z") z_.fill_bytes(0xFF, stream);
     }
-    // Run `index`'s x and y, drawn on the GPU (x the draws 0 .. n, y the next n). Only z holds an
-    // answer, and it is poisoned before every run.
-    void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) override {
+    // A run's x and y, drawn on the GPU from its seed (x the draws 0 .. n, y the next n). Only z
+    // holds an answer, and it is poisoned before every run.
+    void load_inputs(const std::string& part, uint64_t seed, cudaStream_t stream) override {
         if (part == "copy") return;
-        const uint64_t seed = input_seed(seed_, index);
         fill_uniform(x_.get(), x_.count(), seed, 0, -1, 1, stream);
         fill_uniform(y_.get(), y_.count(), seed, uint64_t(n_), -1, 1, stream);
     }
@@ -104,8 +103,7 @@ public:
     OutputShape output_shape(const std::string&) const override { return {DType::f32, size_t(n_)}; }
 
     // Every element, whatever `full` says: n is at most 2^26.
-    Reference reference(const std::string&, uint64_t index, bool) override {
-        const uint64_t seed = input_seed(seed_, index);
+    Reference reference(const std::string&, uint64_t seed, bool) override {
         const std::vector<float> x = host_draws(seed, 0, size_t(n_)), y = host_draws(seed, uint64_t(n_), size_t(n_));
         AxpyReference computed = ReferenceHook<AxpyReferenceFunction>::get()(a_, x.data(), y.data(), size_t(n_));
         Reference r;
@@ -124,7 +122,6 @@ private:
 
     int n_, block_;
     float a_;
-    uint64_t seed_;
     int sms_ = 1;
     cudaStream_t stream_ = nullptr;
     DeviceBuffer<float> x_, y_, z_, copy_from_, copy_to_;

@@ -140,7 +140,7 @@ public:
     PitchedCase(const ArgParser& args, const DriverOptions& options)
         : M_(int(args.integer("m", 1, max_side))), N_(int(args.integer("n", 1, max_side))),
           K_(int(args.integer("k", 1, max_side))), bw_(int(args.integer("block-width", 1, 1024))),
-          bh_(int(args.integer("block-height", 1, 1024))), seed_(options.seed), sample_seed_(options.sample_seed),
+          bh_(int(args.integer("block-height", 1, 1024))), sample_seed_(options.sample_seed),
           yardsticks_timed_(!options.no_yardstick) {
         for (auto [name, count] : {std::pair<const char*, long long>{"A (M x K)", 1ll * M_ * K_},
                                    {"B (K x N)", 1ll * K_ * N_}, {"C (M x N)", 1ll * M_ * N_}})
@@ -180,12 +180,12 @@ public:
         copy_to_ = DeviceBuffer<float>::pitched(K_, M_);
     }
 
-    // Run `index`'s A and B (entries uniform in [-1, 1): A first, then B, as SeededRandom draws
-    // them), drawn on the GPU into the part's own operands. Then nothing else the process holds
+    // A run's A and B from its seed (entries uniform in [-1, 1): A first, then B, as SeededRandom
+    // draws them), drawn on the GPU into the part's own operands. Then nothing else the process holds
     // may be the part's answer, or a copy away from it: A transposed (At, naive_at's input) is
     // the transpose's answer, and A anywhere on the GPU is the copies part's.
-    void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) override {
-        const uint64_t seed = input_seed(seed_, index), b_offset = uint64_t(M_) * K_;
+    void load_inputs(const std::string& part, uint64_t seed, cudaStream_t stream) override {
+        const uint64_t b_offset = uint64_t(M_) * K_;
         if (part != "naive_at") fill(At_, stream);
         if (part == "copies" || part == "memcpy") {
             // A on the host, pinned, drawn through cuBLAS's A and cleared there again: the copies
@@ -371,10 +371,10 @@ public:
     }
 
     bool full_reference_is_cheap() const override { return double(M_) * N_ * K_ <= full_check_macs; }
-    Reference reference(const std::string& output, uint64_t index, bool full) override {
-        // Run `index`'s A (and B), drawn on the host as the GPU drew them; A transposed only here,
+    Reference reference(const std::string& output, uint64_t seed, bool full) override {
+        // The run's A (and B), drawn on the host as the GPU drew them; A transposed only here,
         // for a moment, never kept while a part runs.
-        SeededRandom random(input_seed(seed_, index));
+        SeededRandom random(seed);
         std::vector<float> A(size_t(M_) * K_);
         for (float& x : A) x = random.uniform(-1, 1);
         Reference r;
@@ -456,7 +456,7 @@ private:
     }
 
     int M_, N_, K_, bw_, bh_;
-    uint64_t seed_, sample_seed_;
+    uint64_t sample_seed_;
     bool yardsticks_timed_;
     cudaStream_t stream_ = nullptr;
     Operands plain_, pitched_;

@@ -2,11 +2,11 @@
 // graph.hpp reads it) or from the seeded generator; the driver builds the distance matrix the
 // parts start from and, before every run, puts that run's own graph there (the parts work in
 // place; run_graph.hpp: the checked run computes on the case's graph, every other run on a graph
-// of its own drawn on the GPU from the run's seed). It checks every part exactly against the CPU reference (reference.hpp): the
-// triple loop up to N = 2048, else a sample of rows by Dijkstra. Yardsticks in the same run: the
-// CPU's triple loop for the one-launch-per-k parts (skipped above --cpu-max-n), the driver's own
-// 2D kernel for the blocked part, and the CPU's loop over the matrix for the diameter. Options,
-// timing, tables and result files are the shared driver core's.
+// of its own drawn on the GPU from the run's seed). It checks every part exactly against the CPU
+// reference (reference.hpp): the triple loop up to N = 2048, else a sample of rows by Dijkstra.
+// Yardsticks in the same run: the CPU's triple loop for the one-launch-per-k parts (skipped above
+// --cpu-max-n), the driver's own 2D kernel for the blocked part, and the CPU's loop over the
+// matrix for the diameter. Options, timing, tables and result files are the shared driver core's.
 #include <algorithm>
 #include <cstring>
 #include <map>

@@ -1,14 +1,14 @@
 // The graph each run of a part computes on (common/lab_case.hpp: every run has inputs of its own,
-// from input_seed(seed, index)). Run index 0, the checked run, keeps the case's own graph: the
-// file exactly, or what the seeded generator (graph.hpp) makes from --seed. Every other index gets
-// a graph of its own, made on the GPU in microseconds (run_graph_draw.cu) and, for the CPU
-// reference, the same on the host (run_graph.cpp), entry by entry from the functions below:
+// from a seed of its own). The checked run, whose seed is the case's --seed, keeps the case's own
+// graph: the file exactly, or what the seeded generator (graph.hpp) makes from --seed. Every other
+// run gets a graph of its own, made on the GPU in microseconds (run_graph_draw.cu) and, for the
+// CPU reference, the same on the host (run_graph.cpp), entry by entry from the functions below:
 //
 // - A generated graph: every pair (i, j) draws its own arc and weight from the run's seed, at
 //   positions fixed by (i, j) (splitmix_at), with the generator's spec: the same density,
 //   weights and components, a different graph. (graph.hpp's generator draws in sequence, each
 //   arc's weight after it, so a pair's draws depend on every pair before it: it cannot draw one
-//   pair on its own, which is why index 0 alone keeps it.)
+//   pair on its own, which is why the checked run alone keeps it.)
 // - A graph from a file: the file's arcs, each nonzero weight moved by a seeded amount in
 //   [-spread, spread] and kept within the file's nonzero weights [lo, hi]. The structure stays:
 //   the same arcs (parallel arcs and self-loops already folded into the matrix), zero weights

@@ -111,7 +111,7 @@ public:
         // the max's B once more, for a moment, when its reference is made.
         require_device_memory((6 * n + 8 + 3 * pixels) * sizeof(float));
         // Each run's data is drawn in this order from its own seed (load_inputs): A first, then
-        // the image, then the filter. The filter is the case's own (index 0), for every run.
+        // the image, then the filter. The filter is the case's own (--seed's), for every run.
         filter_ = host_draws(seed_, n + 4 + pixels, side * side);
 
         dA_ = DeviceBuffer<float>(n + 4);
@@ -135,12 +135,11 @@ public:
         }
     }
 
-    // Run `index`'s inputs, drawn on the GPU: A for the stencils, the max's B (the stencil of
-    // that A, in float), the image for the convolutions. While a stencil part runs, nothing the
+    // The inputs of the run of `seed`, drawn on the GPU: A for the stencils, the max's B (the
+    // stencil of that A, in float), the image for the convolutions. While a stencil part runs, nothing the
     // process holds may be its B, or part of it: the max's B, the copy of half of it that
     // copy_half leaves, and the cpu yardstick's B are cleared.
-    void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) override {
-        const uint64_t seed = input_seed(seed_, index);
+    void load_inputs(const std::string& part, uint64_t seed, cudaStream_t stream) override {
         if (part == "stencil_global" || part == "stencil_shared") {
             dMaxInput_.fill_bytes(0xFF, stream);
             dCopy_.fill_bytes(0xFF, stream);
@@ -152,7 +151,7 @@ public:
             max_input_on_gpu(dMaxInput_.get(), dMaxInput_.count(), seed, stream);
         else if (part == "conv_global" || part == "conv_shared" || part == "copy_image")
             fill_uniform(dImage_.get(), dImage_.count(), seed, uint64_t(n_) + 4, -1, 1, stream);
-        else if (part == "cpu" && A_.empty())  // the host loop: the case's own A (index 0) every run
+        else if (part == "cpu" && A_.empty())  // the host loop: the case's own A (--seed's) every run
             A_ = host_draws(seed_, 0, size_t(n_) + 4);
     }
 
@@ -273,8 +272,7 @@ public:
         return n_ <= full_check_n && double(pixels()) * taps <= full_check_taps;
     }
 
-    Reference reference(const std::string& output, uint64_t index, bool full) override {
-        const uint64_t seed = input_seed(seed_, index);
+    Reference reference(const std::string& output, uint64_t seed, bool full) override {
         Reference r;
         if (output == "max") {
             // The run's B exactly as the driver gave it to the part: made again on the GPU.

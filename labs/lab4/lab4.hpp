@@ -17,6 +17,6 @@ LabInfo lab4();
 // Also the `cpu` yardstick's loop (the student report's TCPU), timed on one core.
 std::vector<float> stencil_in_float(const std::vector<float>& A);
 void stencil_in_float(const float* A, size_t n, float* B);
-// The max part's B of a run whose inputs are drawn from `seed` (input_seed, random_data.hpp),
+// The max part's B of a run whose inputs are drawn from `seed` (common/lab_case.hpp, load_inputs),
 // made on the GPU, on `stream`: stencil_in_float of that run's A, rounded exactly as it is.
 void max_input_on_gpu(float* B, size_t n, uint64_t seed, cudaStream_t stream);

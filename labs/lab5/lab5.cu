@@ -2,7 +2,7 @@
 // and its error bound (reference.hpp), the rungs of reduce.cu, CUB's DeviceReduce::Sum as the
 // yardstick on the same data, and the textbook's CPU recursion as its row 1. The ladder's rungs
 // reduce in place: before every run of every row (CUB's included) the driver draws that run's
-// own input on the GPU (input_seed(seed, run index): a sum kept from one run answers no other)
+// own input on the GPU (from the run's own seed: a sum kept from one run answers no other)
 // and then flushes the L2 cache, neither timed, so every run starts from fresh values in memory
 // with the same cold cache.
 #include <cub/device/device_reduce.cuh>
@@ -78,8 +78,8 @@ std::string format_ratio(double ratio) { return format_fixed(ratio, 2) + "x"; }
 
 class ReduceCase : public LabCase {
 public:
-    ReduceCase(const ArgParser& args, const DriverOptions& options)
-        : n_(size_t(args.integer("n", 1, max_reduce_n))), seed_(options.seed), cpu_row_(!args.is_set("no-cpu")) {
+    ReduceCase(const ArgParser& args, const DriverOptions&)
+        : n_(size_t(args.integer("n", 1, max_reduce_n))), cpu_row_(!args.is_set("no-cpu")) {
         long long block = args.integer("block", 1, 1 << 20);
         if (block < 64 || block > 1024 || (block & (block - 1)) != 0)
             fail(exit_code::bad_usage,
@@ -165,15 +165,16 @@ public:
         if (output == "cpu_sum") cpu_sum_ = std::numeric_limits<double>::quiet_NaN();
         else result_.fill_bytes(0xFF, stream);
     }
-    // Run `index`'s input in place (the CPU row's copied to the host), then the L2 flushed: the
-    // run reads its input from memory. Before that, what an earlier row left that sums to this
-    // run's answer when it had the same index is cleared: the partial sums (the scratch is
-    // garbage to a rung anyway), CUB's temporary storage and the CPU row's sum.
-    void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) override {
+    // The input of the run of `seed` in place (the CPU row's copied to the host), then the L2
+    // flushed: the run reads its input from memory. Before that, what an earlier row left that
+    // sums to this run's answer on the same input (every row's checked run has the case's) is
+    // cleared: the partial sums (the scratch is garbage to a rung anyway), CUB's temporary
+    // storage and the CPU row's sum.
+    void load_inputs(const std::string& part, uint64_t seed, cudaStream_t stream) override {
         partial_.fill_bytes(0xFF, stream);
         partial2_.fill_bytes(0xFF, stream);
         if (part != "cub") cub_temp_.fill_bytes(0, stream);
-        draw_reduce_input(data_.get(), n_, input_seed(seed_, index), stream);
+        draw_reduce_input(data_.get(), n_, seed, stream);
         if (part == "cpu") {
             CUDA_CHECK(cudaStreamSynchronize(stream));
             cpu_input_ = data_.download();  // 128 MiB at 2^24: faster than drawing them again on the host
@@ -189,20 +190,20 @@ public:
     }
     OutputShape output_shape(const std::string&) const override { return {DType::f64, 1}; }
 
-    // The exact sum of run `index`'s input, drawn again on the host (the GPU's draw is not trusted
-    // here: tests/lab5 compares the two). Both outputs, the rungs' and the CPU row's, are the same
-    // sum: computed once per index.
-    Reference reference(const std::string&, uint64_t index, bool) override {
-        auto it = references_.find(index);
+    // The exact sum of the input drawn from `seed`, drawn again on the host (the GPU's draw is not
+    // trusted here: tests/lab5 compares the two). Both outputs, the rungs' and the CPU row's, are
+    // the same sum: computed once per seed.
+    Reference reference(const std::string&, uint64_t seed, bool) override {
+        auto it = references_.find(seed);
         if (it == references_.end()) {
-            std::vector<double> x = reduce_input(n_, input_seed(seed_, index));
+            std::vector<double> x = reduce_input(n_, seed);
             SumReference s = ReferenceHook<SumReferenceFunction>::get()(x.data(), n_);
             Reference r;
             r.value = {s.value};
             r.bound = {s.bound};
             r.how = "the sum";
             r.bound_name = "gamma_n sum|x_i| (any order of additions)";
-            it = references_.emplace(index, std::move(r)).first;
+            it = references_.emplace(seed, std::move(r)).first;
         }
         return it->second;
     }
@@ -225,7 +226,6 @@ private:
 
     size_t n_;
     int block_ = 512;
-    uint64_t seed_;
     bool cpu_row_;
     cudaStream_t stream_ = nullptr;
     std::vector<double> cpu_input_;  // the CPU row's input, for its runs only
@@ -235,7 +235,7 @@ private:
     size_t flush_bytes_ = 0, cub_bytes_ = 0;
     double cpu_sum_ = 0;
     double first_ms_ = 0, previous_ms_ = 0;  // for the note's step and cumulative speedups
-    std::map<uint64_t, Reference> references_;  // by run index
+    std::map<uint64_t, Reference> references_;  // by seed
 };
 
 }  // namespace

@@ -22,9 +22,9 @@ const std::vector<ReducePart>& reduce_parts();
 // The largest n the driver takes (2^30: 8 GiB).
 constexpr long long max_reduce_n = 1ll << 30;
 // The input of a run: n doubles, uniform in +-[0.5, 1) with random signs, from `seed` (a run's
-// own: input_seed(case seed, run index), common/random_data.hpp). Every value is a multiple of
-// 2^-53, so it is exact as a double; its magnitude is at least 0.5, so a value dropped or counted
-// twice moves the sum by more than the allowed error for n <= 2^25. Element i comes from the
+// own: the case's --seed for the checked run, one drawn for every other run, common/lab_case.hpp).
+// Every value is a multiple of 2^-53, so it is exact as a double; its magnitude is at least 0.5,
+// so a value dropped or counted twice moves the sum by more than the allowed error for n <= 2^25. Element i comes from the
 // i-th draw of SeededRandom(seed) alone (splitmix_at), so the GPU draws it on its own.
 RANDOM_HD inline double reduce_value(uint64_t bits) {
     double magnitude = 0.5 + double(bits >> 12) * 0x1p-53;  // [0.5, 1) on a grid of 2^-53: exact

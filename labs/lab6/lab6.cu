@@ -252,7 +252,7 @@ std::string dir_name(bool ascending) { return ascending ? "up" : "down"; }
 
 class SortCase : public LabCase {
 public:
-    SortCase(const ArgParser& args, const DriverOptions& options) : seed_(options.seed) {
+    SortCase(const ArgParser& args, const DriverOptions&) {
         long long length = args.integer("length", 0, 1ll << 40);  // 0 and others: check_sort_size says why
         long long batch = args.integer("batch", 1, max_sort_total);
         if (args.text("total") != "0") {
@@ -394,7 +394,7 @@ public:
     // the answer while a part runs: CUB's output, the float keys Thrust sorted, and the
     // libraries' scratch (which hold copies of the pairs mid-sort). The pairs come last, so
     // they are what the L2 cache holds when the run starts.
-    void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) override {
+    void load_inputs(const std::string& part, uint64_t seed, cudaStream_t stream) override {
         if (part != "cub") {
             cub_keys_.fill_bytes(0xFF, stream);
             cub_values_.fill_bytes(0xFF, stream);
@@ -404,7 +404,7 @@ public:
         const bool float_row = part == "thrust_float";
         if (!float_row) float_keys_.fill_bytes(0xFF, stream);
         draw_sort_input(keys_.get(), values_.get(), float_row ? float_keys_.get() : nullptr, batch_, length_, key_range_,
-                        input_seed(seed_, index), stream);
+                        seed, stream);
     }
     OutputArray download(const std::string& output) override {
         bool cub = output == "cub";
@@ -415,10 +415,10 @@ public:
     // graded_output: the keys, then the values.
     OutputShape output_shape(const std::string&) const override { return {DType::u32, 2 * total()}; }
 
-    // The pairs of run `index` sorted on the CPU, equal keys by value: the canonical form of every
-    // correct sort (graded_output). Always whole: the check is exact and cheap.
-    Reference reference(const std::string&, uint64_t index, bool) override {
-        SortInput in = sort_input(batch_, length_, key_range_, input_seed(seed_, index));
+    // The pairs of the run of `seed` sorted on the CPU, equal keys by value: the canonical form of
+    // every correct sort (graded_output). Always whole: the check is exact and cheap.
+    Reference reference(const std::string&, uint64_t seed, bool) override {
+        SortInput in = sort_input(batch_, length_, key_range_, seed);
         ReferenceHook<SortPairsFunction>::get()(in.keys, in.values, batch_, length_, ascending_);
         Reference r;
         r.value.assign(in.keys.begin(), in.keys.end());
@@ -455,7 +455,7 @@ private:
 
     unsigned length_ = 1024, batch_ = 1;
     bool ascending_ = true;
-    uint64_t key_range_ = 65536, seed_;
+    uint64_t key_range_ = 65536;
     cudaStream_t stream_ = nullptr;
     DeviceBuffer<uint32_t> keys_, values_, cub_keys_, cub_values_;
     DeviceBuffer<float> float_keys_;

@@ -28,7 +28,8 @@ void check_sort_size(long long length, long long batch);
 // The input of one run: batch x length keys uniform in [0, key_range) (NVIDIA's sample draws them
 // below 65536, so long arrays hold many equal keys), then as many values, random 32-bit words: the
 // SeededRandom draws of `seed` in that order (key i is draw i, value i draw batch x length + i).
-// A run's seed is input_seed(case seed, run index) (common/random_data.hpp).
+// A run's seed is the case's --seed for its checked run, one of its own for every other run
+// (common/lab_case.hpp, load_inputs).
 struct SortInput {
     std::vector<uint32_t> keys, values;
 };

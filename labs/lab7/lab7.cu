@@ -5,7 +5,8 @@
 // Options, checking, timing, tables and result files are the shared driver core's.
 //
 // Every run of a part multiplies matrices of its own (load_inputs): A and B drawn afresh from the
-// run's seed, input_seed(seed, index), where the part reads them: on the GPU for mapped, pinned
+// run's seed (the case's --seed for the checked run, one drawn for every other run), where the
+// part reads them: on the GPU for mapped, pinned
 // and managed memory (the GPU writes them through their device addresses, a few hundred
 // microseconds at N = 1024), on the host for the CPU parts' host memory (about 2 ms at
 // N = 1024). The streaming part's source is drawn the same way. The CPU parts and the OpenMP
@@ -109,7 +110,7 @@ public:
     ZeroCopyCase(const ArgParser& args, const DriverOptions& options)
         : n_(int(args.integer("n", 1, max_n))), tile_(int(args.integer("tile", 1, 1 << 20))),
           threads_(read_threads(args)), stream_count_(size_t(args.integer("stream", 1, 1ll << 32))),
-          seed_(options.seed), sample_seed_(options.sample_seed), parts_(options.parts) {}
+          sample_seed_(options.sample_seed), parts_(options.parts) {}
 
     static int read_threads(const ArgParser& args) {
         if (args.text("threads") == "all") return omp_get_num_procs();
@@ -246,14 +247,13 @@ public:
         if (output == "stream") poison_on_stream(stream_dst_.get(), stream_count_, stream);
     }
 
-    // The inputs of run `index`, entries uniform in [-1, 1) (A first, then B; index 0's are the
-    // case's own, as before), drawn where this part reads them; the other kinds of memory hold
-    // none of this run's matrices. Untimed, before the run.
-    void load_inputs(const std::string& part, uint64_t index, cudaStream_t stream) override {
+    // The inputs of the run of `seed`, entries uniform in [-1, 1) (A first, then B), drawn where
+    // this part reads them; the other kinds of memory hold none of this run's matrices. Untimed,
+    // before the run.
+    void load_inputs(const std::string& part, uint64_t seed, cudaStream_t stream) override {
         if (part != loaded_part_) clear_other_kinds(part, stream);
         loaded_part_ = part;
         if (part == "pinned_h2d") return;  // it copies a fixed pinned buffer: its time is all it gives
-        const uint64_t seed = input_seed(seed_, index);
         const size_t count = size_t(n_) * n_;
         // The copy parts' device matrices are garbage in every run: copying A and B in is their
         // work, timed, and no other part may find this run's matrices on the device.
@@ -305,14 +305,13 @@ public:
     }
 
     bool full_reference_is_cheap() const override { return double(n_) * n_ * n_ <= full_check_macs; }
-    Reference reference(const std::string& output, uint64_t index, bool full) override {
-        if (output == "stream") return stream_reference(index, full);
-        // Every C of a run is the same product: computed once per run and kind of check, whichever
-        // output asks first (the core checks the same runs of every part).
-        auto key = std::make_pair(index, full);
+    Reference reference(const std::string& output, uint64_t seed, bool full) override {
+        if (output == "stream") return stream_reference(seed, full);
+        // Every C of the same inputs is the same product: computed once per seed and kind of
+        // check, whichever output asks first (every part's checked run has the case's seed).
+        auto key = std::make_pair(seed, full);
         auto it = matmul_references_.find(key);
         if (it != matmul_references_.end()) return it->second;
-        const uint64_t seed = input_seed(seed_, index);
         const size_t count = size_t(n_) * n_;
         std::vector<float> A(count), B(count);  // the run's entries, as load_inputs draws them
         fill_uniform_host(A.data(), count, seed, 0, -1, 1);
@@ -446,11 +445,10 @@ private:
         managed_A_ = p[0], managed_B_ = p[1], managed_C_ = p[2];
     }
 
-    // A copy is exact: the reference is run `index`'s source, bound 0. Each element is drawn on
-    // its own (splitmix_at), so a sample costs only its own elements.
-    Reference stream_reference(uint64_t index, bool full) {
+    // A copy is exact: the reference is the source drawn from `seed`, bound 0. Each element is
+    // drawn on its own (splitmix_at), so a sample costs only its own elements.
+    Reference stream_reference(uint64_t seed, bool full) {
         Reference r;
-        const uint64_t seed = input_seed(seed_, index);
         if (full) {
             std::vector<float> src(stream_count_);
             fill_uniform_host(src.data(), stream_count_, seed, 0, -1, 1);
@@ -470,7 +468,7 @@ private:
 
     int n_, tile_, threads_;
     size_t stream_count_;
-    uint64_t seed_, sample_seed_;
+    uint64_t sample_seed_;
     std::vector<std::string> parts_;
     std::string loaded_part_;  // the part whose inputs load_inputs put in place last
     cudaStream_t stream_ = nullptr;
@@ -486,7 +484,7 @@ private:
     HostMemory stream_pinned_, stream_src_;
     float* stream_src_device_ = nullptr;
     DeviceBuffer<float> stream_dst_;
-    std::map<std::pair<uint64_t, bool>, Reference> matmul_references_;  // by run index and full
+    std::map<std::pair<uint64_t, bool>, Reference> matmul_references_;  // by seed and full
 };
 
 }  // namespace

@@ -40,11 +40,11 @@ public:
     void load_inputs(const std::string&, uint64_t, cudaStream_t) override { throw std::logic_error("inputs were loaded"); }
     OutputArray download(const std::string&) override { throw std::logic_error("the output was downloaded"); }
     OutputShape output_shape(const std::string&) const override { return {DType::i32, 6}; }
-    Reference reference(const std::string&, uint64_t index, bool) override {
+    Reference reference(const std::string&, uint64_t seed, bool) override {
         Reference r;
         if (sampled) r.positions = {1, 4};
         for (size_t i = 0; i < (sampled ? 2u : 6u); ++i) {
-            r.value.push_back(double(10 * index + i + 1));
+            r.value.push_back(double(10 * seed + i + 1));
             r.bound.push_back(0.0);
         }
         r.how = sampled ? "2 elements" : "every element";
@@ -67,10 +67,10 @@ LabInfo starter_lab() {
 }
 
 // Runs the lab with --reference-outputs into a fresh folder; returns the part's output file.
-OutputArray reference_output_of_run(const std::string& data_index, int& status) {
+OutputArray reference_output_of_run(const std::string& data_seed, int& status) {
     char folder[] = "/tmp/reference-outputs-test.XXXXXX";
     REQUIRE(mkdtemp(folder) != nullptr);
-    std::vector<std::string> args = {"starter", "--reference-outputs", "--out", folder, "--data-index", data_index};
+    std::vector<std::string> args = {"starter", "--reference-outputs", "--out", folder, "--data-seed", data_seed};
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     status = run_lab(starter_lab(), int(argv.size()), argv.data());
@@ -89,7 +89,7 @@ TEST_CASE("--reference-outputs writes the whole reference without running or rea
     OutputArray output = reference_output_of_run("3", status);
     CHECK(status == exit_code::ok);
     CHECK(output.dtype == DType::i32);
-    CHECK(output.values == std::vector<double>{31, 32, 33, 34, 35, 36});  // run 3's inputs, not run 0's
+    CHECK(output.values == std::vector<double>{31, 32, 33, 34, 35, 36});  // seed 3's inputs, not --seed 1's
     CHECK(output.bound == std::vector<double>(6, 0.0));
 }
 

@@ -1,12 +1,14 @@
 // The per-part loop of the shared driver core, without a GPU: a host-timed lab whose part
 // reduces its input in place (as lab 5's rungs do), run through run_lab on a clock the test
-// controls. Every run gets inputs of its own, loaded outside the timed region; two timed runs
-// chosen at random keep their outputs, which are checked and written for the grader, so a part
-// that keeps its first result fails; a yardstick the case leaves without a way to run is left
-// out; a part's note reaches its row.
+// controls. Every run gets inputs of its own, loaded outside the timed region, from a seed drawn
+// as they are loaded (the checked run's is the case's); whether a timed run keeps its output is
+// decided once it has ended, and the two kept are checked and written for the grader with their
+// seeds, so a part that keeps its first result fails; a yardstick the case leaves without a way
+// to run is left out; a part's note reaches its row.
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -28,14 +30,17 @@ double fake_now_ms = 0;  // the lab's clock: loading inputs adds 1000 ms, the pa
 
 struct Counts {
     int loads = 0, part_runs = 0, runs_on_fresh_input = 0;
-    std::vector<uint64_t> indices;  // the inputs each load put in place, in order
+    std::vector<uint64_t> seeds;   // the seed of the inputs each load put in place, in order
+    std::vector<char> events;      // 'l' a load, 'r' a run of the part or the yardstick, 'd' a download
 };
 Counts counts;
 bool keep_first_result = false;  // the part computes once and hands its first sum in ever after
 
-// Run `index`'s four values: 1 2 3 4, shifted by the index.
-std::vector<double> inputs_of(uint64_t index) {
-    double shift = double(index);
+// The four values drawn from `seed`: 1 2 3 4, shifted by a whole number from the seed (below
+// 2^20, so that every sum is exact).
+double shift_of(uint64_t seed) { return double(seed % (1u << 20)); }
+std::vector<double> inputs_of(uint64_t seed) {
+    double shift = shift_of(seed);
     return {1 + shift, 2 + shift, 3 + shift, 4 + shift};
 }
 
@@ -52,6 +57,7 @@ public:
         run.output = "sum";
         run.run = [this](Launcher& launch) {
             ++counts.part_runs;
+            counts.events.push_back('r');
             if (x_ == inputs_of(loaded_)) ++counts.runs_on_fresh_input;
             if (keep_first_result && kept_) {
                 sum_ = *kept_;
@@ -80,6 +86,7 @@ public:
         run.host_timed = true;
         run.output = "sum";
         run.run = [this](Launcher&) {
+            counts.events.push_back('r');
             sum_ = x_[0] + x_[1] + x_[2] + x_[3];
             fake_now_ms += 4;
         };
@@ -87,18 +94,22 @@ public:
     }
 
     void poison(const std::string&, cudaStream_t) override { sum_ = std::numeric_limits<double>::quiet_NaN(); }
-    void load_inputs(const std::string&, uint64_t index, cudaStream_t) override {
-        x_ = inputs_of(index);
-        loaded_ = index;
+    void load_inputs(const std::string&, uint64_t seed, cudaStream_t) override {
+        x_ = inputs_of(seed);
+        loaded_ = seed;
         ++counts.loads;
-        counts.indices.push_back(index);
+        counts.seeds.push_back(seed);
+        counts.events.push_back('l');
         fake_now_ms += 1000;
     }
-    OutputArray download(const std::string&) override { return OutputArray{DType::f64, {sum_}, {}}; }
+    OutputArray download(const std::string&) override {
+        counts.events.push_back('d');
+        return OutputArray{DType::f64, {sum_}, {}};
+    }
     OutputShape output_shape(const std::string&) const override { return {DType::f64, 1}; }
-    Reference reference(const std::string&, uint64_t index, bool) override {
+    Reference reference(const std::string&, uint64_t seed, bool) override {
         Reference r;
-        r.value = {10 + 4 * double(index)};
+        r.value = {10 + 4 * shift_of(seed)};
         r.bound = {0};
         r.how = "the sum";
         r.bound_name = "0 (exact)";
@@ -159,45 +170,91 @@ Record part_record(const std::string& folder) {
     return {};
 }
 
-TEST_CASE("every run gets inputs of its own, loaded outside the timed region", "[part-loop]") {
+// The words of a record's field, as numbers.
+std::vector<uint64_t> numbers_in(const Record& r, const std::string& key) {
+    std::istringstream words(r.count(key) ? r.at(key) : "");
+    return {std::istream_iterator<uint64_t>(words), std::istream_iterator<uint64_t>()};
+}
+
+TEST_CASE("every run gets inputs of its own, from a seed drawn as they are loaded, outside the timed region",
+          "[part-loop]") {
     char folder[] = "/tmp/part-loop-out-XXXXXX";
     REQUIRE(mkdtemp(folder));
     counts = Counts{};
     keep_first_result = false;
     std::string printed;
-    int status = run_captured({"--reps", "5", "--warmup", "2", "--out", folder}, printed);
+    int status = run_captured({"--reps", "5", "--warmup", "2", "--seed", "77", "--out", folder}, printed);
     INFO(printed);
     CHECK(status == 0);
-    // The kept yardstick first, then the part: each its checked run (index 0), 2 warm-ups and 5
-    // timed runs, each after loading its own inputs; the part's warm-ups and timed runs 1 to 7,
-    // the yardstick's 8 to 14 (after every part's: no two share inputs, run_schedule.hpp).
+    // The kept yardstick first, then the part: each its checked run on the case's seed, then 2
+    // warm-ups and 5 timed runs, each after loading inputs of its own, from a seed no other run
+    // has (drawn from the operating system: no two of 14 alike, none the case's).
     CHECK(counts.part_runs == 8);
     CHECK(counts.runs_on_fresh_input == 8);
-    CHECK(counts.loads == 16);
-    CHECK(counts.indices == std::vector<uint64_t>{0, 8, 9, 10, 11, 12, 13, 14, 0, 1, 2, 3, 4, 5, 6, 7});
+    REQUIRE(counts.loads == 16);
+    CHECK(counts.seeds[0] == 77);
+    CHECK(counts.seeds[8] == 77);
+    std::vector<uint64_t> drawn(counts.seeds.begin() + 1, counts.seeds.begin() + 8);
+    drawn.insert(drawn.end(), counts.seeds.begin() + 9, counts.seeds.end());
+    std::sort(drawn.begin(), drawn.end());
+    CHECK(std::adjacent_find(drawn.begin(), drawn.end()) == drawn.end());
+    CHECK(std::count(drawn.begin(), drawn.end(), uint64_t(77)) == 0);
+    for (uint64_t seed : drawn) CHECK(seed < (uint64_t(1) << 62));  // what --data-seed takes
 
     Record r = part_record(folder);
     CHECK(r.at("part") == "inplace");
     CHECK(r.at("status") == "ran");
     CHECK(std::stod(r.at("time_ms")) == Approx(2.0));  // the 1000 ms of each load are not in it
     CHECK(r.at("message").empty());                     // the note is for the screen only
-    // Two distinct timed runs kept their outputs, each the sum of that run's own inputs.
-    std::istringstream runs(r.at("checked_runs"));
-    std::vector<uint64_t> kept{std::istream_iterator<uint64_t>(runs), std::istream_iterator<uint64_t>()};
+    // Two distinct timed runs (indices 3 to 7, after the warm-ups 1 and 2) kept their outputs,
+    // each the sum of that run's own inputs, and their seeds are those the runs loaded.
+    std::vector<uint64_t> kept = numbers_in(r, "checked_runs"), seeds = numbers_in(r, "checked_seeds");
     REQUIRE(kept.size() == 2);
-    CHECK(kept[0] != kept[1]);
-    for (uint64_t index : kept) {
-        CHECK(index >= 3);
-        CHECK(index <= 7);
-        OutputArray out = read_output_array(std::string(folder) + "/inplace.run" + std::to_string(index) + ".out");
-        CHECK(out.values.at(0) == 10 + 4 * double(index));
+    REQUIRE(seeds.size() == 2);
+    CHECK(kept[0] < kept[1]);
+    for (size_t k = 0; k < 2; ++k) {
+        CHECK(kept[k] >= 3);
+        CHECK(kept[k] <= 7);
+        CHECK(seeds[k] == counts.seeds.at(8 + kept[k]));  // the part's loads: its checked run, then runs 1 to 7
+        OutputArray out = read_output_array(std::string(folder) + "/inplace.run" + std::to_string(kept[k]) + ".out");
+        CHECK(out.values.at(0) == 10 + 4 * shift_of(seeds[k]));
     }
-    CHECK(read_output_array(std::string(folder) + "/inplace.out").values.at(0) == 10);  // the checked run's
+    CHECK(read_output_array(std::string(folder) + "/inplace.out").values.at(0) == 10 + 4 * shift_of(77));  // the checked run's
 
-    CHECK(printed.find("sum 10, 1 launch, median 2") != std::string::npos);
+    CHECK(printed.find("sum " + std::to_string(int(10 + 4 * shift_of(77))) + ", 1 launch, median 2") != std::string::npos);
     CHECK(printed.find("\nkept ") != std::string::npos);
     CHECK(printed.find("\nleft-out") != std::string::npos);
     CHECK(printed.find("not in this case") != std::string::npos);
+    std::system(("rm -rf '" + std::string(folder) + "'").c_str());
+}
+
+TEST_CASE("whether a timed run is kept is decided once it has ended: its output is fetched before the next run's inputs",
+          "[part-loop]") {
+    char folder[] = "/tmp/part-loop-out-XXXXXX";
+    REQUIRE(mkdtemp(folder));
+    counts = Counts{};
+    std::string printed;
+    CHECK(run_captured({"--reps", "20", "--warmup", "0", "--part", "inplace", "--no-yardstick", "--out", folder}, printed) ==
+          0);
+    INFO(printed);
+    // The checked run (load, run, its output fetched), then 20 timed runs, each a load and a run,
+    // and after a run the output of those that are kept, the first two always (nothing is held
+    // yet), each later one with chance 2/t: never a fetch between a run's load and the run.
+    const std::string events(counts.events.begin(), counts.events.end());
+    INFO(events);
+    REQUIRE(events.substr(0, 3) == "lrd");
+    CHECK(events.substr(3, 6) == "lrdlrd");
+    size_t fetched = 0;
+    for (size_t i = 3; i < events.size(); ++i) {
+        if (events[i] == 'd') {
+            ++fetched;
+            CHECK(events[i - 1] == 'r');
+        }
+    }
+    CHECK(std::count(events.begin(), events.end(), 'r') == 21);
+    CHECK(fetched >= 2);
+    CHECK(fetched <= 20);
+    CHECK(numbers_in(part_record(folder), "checked_runs").size() == 2);
     std::system(("rm -rf '" + std::string(folder) + "'").c_str());
 }
 
@@ -210,24 +267,28 @@ TEST_CASE("a part that hands in its first result again fails the check of a kept
     INFO(printed);
     CHECK(status == exit_code::wrong_result);
     CHECK(printed.find("the checked run was right, but timed run ") != std::string::npos);
-    CHECK(printed.find("(inputs of its own) is wrong") != std::string::npos);
+    CHECK(printed.find("(inputs of its own, --data-seed ") != std::string::npos);
+    CHECK(printed.find(") is wrong") != std::string::npos);
 }
 
-TEST_CASE("--data-index N makes the checked run compute on run N's inputs, and --reps 0 times nothing", "[part-loop]") {
+TEST_CASE("--data-seed S makes the checked run compute on seed S's inputs, and --reps 0 times nothing", "[part-loop]") {
     char folder[] = "/tmp/part-loop-out-XXXXXX";
     REQUIRE(mkdtemp(folder));
     counts = Counts{};
     std::string printed;
-    CHECK(run_captured({"--reps", "0", "--data-index", "17", "--part", "inplace", "--write-bounds", "--out", folder},
+    CHECK(run_captured({"--reps", "0", "--data-seed", "4611686018427387903", "--part", "inplace", "--write-bounds",
+                        "--out", folder},
                        printed) == 0);
     INFO(printed);
     CHECK(counts.part_runs == 1);  // its checked run, nothing timed
-    CHECK(counts.indices == std::vector<uint64_t>{17, 17});  // the yardstick's, then the part's
+    const uint64_t seed = 4611686018427387903ull;  // 2^62 - 1: the largest a drawn seed can be
+    CHECK(counts.seeds == std::vector<uint64_t>{seed, seed});  // the yardstick's, then the part's
     Record r = part_record(folder);
     CHECK(r.count("time_ms") == 0);
     CHECK(r.count("checked_runs") == 0);
+    CHECK(r.count("checked_seeds") == 0);
     OutputArray out = read_output_array(std::string(folder) + "/inplace.out");
-    CHECK(out.values.at(0) == 10 + 4 * 17);
+    CHECK(out.values.at(0) == 10 + 4 * shift_of(seed));
     CHECK(out.bound.size() == 1);
     std::system(("rm -rf '" + std::string(folder) + "'").c_str());
 }
@@ -236,7 +297,7 @@ TEST_CASE("without fresh inputs an in-place part would see its own leftovers", "
     // The control for the tests above: the same part run twice on one input gives another sum.
     InPlaceCase c;
     c.setup(nullptr, nullptr);
-    c.load_inputs("inplace", 0, nullptr);
+    c.load_inputs("inplace", 1, nullptr);
     cudaDeviceProp none{};
     Launcher launch(none, nullptr);
     PartRun run = c.part("inplace");
@@ -244,6 +305,6 @@ TEST_CASE("without fresh inputs an in-place part would see its own leftovers", "
     double first = c.download("sum").values.at(0);
     run.run(launch);
     double second = c.download("sum").values.at(0);
-    CHECK(first == 10);
-    CHECK(second != 10);
+    CHECK(first == 10 + 4 * shift_of(1));
+    CHECK(second != first);
 }

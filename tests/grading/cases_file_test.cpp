@@ -64,13 +64,18 @@ TEST_CASE("cases file: the reference's runs", "[grading][cases-file]") {
           std::vector<std::string>{"big --n 2 --reps 2 --warmup 0 --time-limit 8 --reps 0 --warmup 0"});
     CHECK(make_cases_file(plan(), WallRules{}, CasesUse::reference_timing, {"big"}).lines ==
           std::vector<std::string>{"big --n 2 --reps 2 --warmup 0 --time-limit 8"});
-    CasesFile checked = make_checked_run_cases_file(plan(), WallRules{}, {{"big", 5, "two"}, {"big", 7, "one"}}, 42);
-    CHECK(checked.cases == std::vector<std::string>{"big", "big"});
+    // Two kept runs, by the seeds of their inputs (the same seed for two parts only in a forged
+    // record: each its own run all the same).
+    CasesFile checked = make_checked_run_cases_file(
+        plan(), WallRules{}, {{"big", 4611686018427387903ull, "two"}, {"big", 7, "one"}, {"big", 7, "two"}}, 42);
+    CHECK(checked.cases == std::vector<std::string>{"big", "big", "big"});
     CHECK(checked.lines == std::vector<std::string>{
-                               "big.run5 --n 2 --reps 2 --warmup 0 --time-limit 8 --data-index 5 --reps 0 --check sample "
-                               "--sample-seed 42 --part two",
-                               "big.run7 --n 2 --reps 2 --warmup 0 --time-limit 8 --data-index 7 --reps 0 --check sample "
-                               "--sample-seed 42 --part one"});
+                               "big.seed4611686018427387903.two --n 2 --reps 2 --warmup 0 --time-limit 8 --data-seed "
+                               "4611686018427387903 --reps 0 --check sample --sample-seed 42 --part two",
+                               "big.seed7.one --n 2 --reps 2 --warmup 0 --time-limit 8 --data-seed 7 --reps 0 --check sample "
+                               "--sample-seed 42 --part one",
+                               "big.seed7.two --n 2 --reps 2 --warmup 0 --time-limit 8 --data-seed 7 --reps 0 --check sample "
+                               "--sample-seed 42 --part two"});
 }
 
 TEST_CASE("cases file: an unknown case or part, or a graded item without parts, is refused", "[grading][cases-file]") {

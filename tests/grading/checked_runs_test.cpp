@@ -1,7 +1,8 @@
-// Which reference outputs of checked timed runs grade.sh is asked to make: never one of a part
-// the reference sat out (lab 6's one-block sorts above 1024 pairs, where the reference has no
-// output and grading stopped on the H200 because it was asked for one), nor a run a forged
-// record names outside the part's timed runs.
+// Which reference outputs of checked timed runs grade.sh is asked to make: those a student's
+// records name, by the seeds of their inputs, never one of a part the reference sat out (lab 6's
+// one-block sorts above 1024 pairs, where the reference has no output and grading stopped on the
+// H200 because it was asked for one), nor a run a forged record names outside the part's timed
+// runs or without its seed; and the reference's own runs on fresh inputs before any timed run.
 #include <cmath>
 #include <filesystem>
 
@@ -44,9 +45,7 @@ struct Fixture {
                                                    "record=part\tpart=two\tstatus=skipped\tmessage=does not apply\n");
         dir.write("reference/wide/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n");
     }
-    std::set<CheckedRun> missing(unsigned long long students, unsigned long long side_by_side = 1) const {
-        return missing_checked_run_references(plan, dir / "reference", dir / "lab", students, side_by_side);
-    }
+    std::set<CheckedRun> missing() const { return missing_checked_run_references(plan, dir / "reference", dir / "lab"); }
     unsigned long long first(const std::string& case_name, const std::string& part) const {
         for (const CasePlan& c : plan.cases)
             if (c.name == case_name) return plan.timed_runs(c, part).first;
@@ -57,52 +56,93 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("checked runs: those made first, by class size, but none of a part the reference sat out") {
+TEST_CASE("checked runs: a record names them with their seeds, or names none") {
     Fixture f;
-    const unsigned long long a = f.first("big", "one"), s1 = f.first("small", "one"), s2 = f.first("small", "two");
-    const unsigned long long w = f.first("wide", "one");
-    // small, untimed, has one timed run a part, big two and wide six: a student's driver keeps
-    // every run of the first two, so even a class of one has them made first.
-    CHECK(made_first_up_to(1, 1) == 2);
-    CHECK(made_first_up_to(3, 1) == 6);
-    CHECK(made_first_up_to(3, 16) == 96);
-    CHECK(made_first_up_to(0, 0) == 2);
-    const std::set<CheckedRun> every_driver_keeps{{"small", s1, "one"}, {"small", s2, "two"}, {"big", a, "one"}, {"big", a + 1, "one"}};
-    CHECK(f.missing(1) == every_driver_keeps);
-    CHECK(f.missing(2) == every_driver_keeps);
-    // Three students keep up to six of wide's runs of a part: every one is made first.
-    std::set<CheckedRun> class_of_three = every_driver_keeps;
-    for (unsigned long long i = w; i < w + 6; ++i) class_of_three.insert({"wide", i, "one"});
-    CHECK(f.missing(3) == class_of_three);
-    // Made two at a time, a class of two (up to four of wide's six kept) has them all made first,
-    // which one run at a time it does not.
-    CHECK(f.missing(2, 2) == class_of_three);
-
-    // One made already: it is not asked for again.
-    f.dir.write("reference/" + checked_run_sample("big", "one", a), "");
-    CHECK(f.missing(1) == std::set<CheckedRun>{{"small", s1, "one"}, {"small", s2, "two"}, {"big", a + 1, "one"}});
+    const CasePlan& big = *f.plan.find_case("big");
+    const unsigned long long a = f.first("big", "one");
+    PartRecord r;
+    auto named = [&](std::vector<unsigned long long> runs, std::vector<unsigned long long> seeds) {
+        r.checked_runs = runs;
+        r.checked_seeds = seeds;
+        return kept_runs_named(f.plan, big, "one", r);
+    };
+    KeptRunsNamed honest = named({a, a + 1}, {77, 78});
+    CHECK(honest.valid);
+    CHECK(honest.expected == 2);
+    REQUIRE(honest.runs.size() == 2);
+    CHECK((honest.runs[1].index == a + 1 && honest.runs[1].seed == 78));
+    // Too few, a seed short, the same run or the same seed twice, a run that is not timed.
+    for (auto [runs, seeds] : std::vector<std::pair<std::vector<unsigned long long>, std::vector<unsigned long long>>>{
+             {{a}, {77}}, {{a, a + 1}, {77}}, {{a, a}, {77, 78}}, {{a, a + 1}, {77, 77}}, {{a, a + 2}, {77, 78}}}) {
+        KeptRunsNamed k = named(runs, seeds);
+        CHECK_FALSE(k.valid);
+        CHECK(k.runs.empty());
+    }
+    r.checked_runs_malformed = true;
+    CHECK_FALSE(named({a, a + 1}, {77, 78}).valid);
+    // small has one timed run a part: one kept.
+    r = PartRecord{};
+    r.checked_runs = {f.first("small", "two")};
+    r.checked_seeds = {5};
+    CHECK(kept_runs_named(f.plan, *f.plan.find_case("small"), "two", r).valid);
 }
 
 TEST_CASE("checked runs: a student's records name them; a forged name asks for nothing the reference cannot make") {
     Fixture f;
-    const unsigned long long one = f.first("big", "one"), two = f.first("big", "two");
-    CHECK(f.missing(0).empty());  // no runs yet
+    const unsigned long long one = f.first("big", "one"), two = f.first("big", "two"), s = f.first("small", "one");
+    CHECK(f.missing().empty());  // no runs yet
 
     f.dir.write("lab/runs/big/batch-1/out/results.tsv",
                 "record=part\tpart=one\tstatus=ran\toutput=one.out\tchecked_runs=" + std::to_string(one) + " " +
-                    std::to_string(one + 7) + "\n" +  // the second is not one of the case's timed runs
-                    "record=part\tpart=two\tstatus=ran\toutput=two.out\tchecked_runs=" + std::to_string(two) + "\n");
-    CHECK(f.missing(0) == std::set<CheckedRun>{{"big", one, "one"}});
+                    std::to_string(one + 1) + "\tchecked_seeds=11 12\n" +
+                    // the reference sat part two out on big: nothing to make
+                    "record=part\tpart=two\tstatus=ran\toutput=two.out\tchecked_runs=" + std::to_string(two) + " " +
+                    std::to_string(two + 1) + "\tchecked_seeds=13 14\n");
+    // A forged record: its second run is not one of the case's timed runs.
+    f.dir.write("lab/runs/small/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\tchecked_runs=" +
+                                                               std::to_string(s + 7) + "\tchecked_seeds=15\n");
+    CHECK(f.missing() == std::set<CheckedRun>{{"big", 11, "one"}, {"big", 12, "one"}});
+    // A second timing of the same part names runs of its own, on inputs of their own.
+    f.dir.write("lab/runs/big/second-timing/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\tchecked_runs=" +
+                                                                  std::to_string(one) + " " + std::to_string(one + 1) +
+                                                                  "\tchecked_seeds=21 22\n");
+    CHECK(f.missing().size() == 4);
+
+    // One made already: it is not asked for again.
+    f.dir.write("reference/" + checked_run_sample("big", "one", 11), "");
+    CHECK(f.missing() == std::set<CheckedRun>{{"big", 12, "one"}, {"big", 21, "one"}, {"big", 22, "one"}});
 
     // Without the reference's run of the case, nothing is asked for (it is made first).
     f.dir.write("reference/big/out/results.tsv", "");
-    CHECK(f.missing(0).empty());
+    CHECK(f.missing().empty());
+}
+
+TEST_CASE("checked runs: the reference's own runs on fresh inputs, one a part it ran on each case") {
+    Fixture f;
+    const std::set<CheckedRun> probes = reference_probe_runs(f.plan, f.dir / "reference", 99);
+    // small: one and two; big: one (two sat out); wide: one (the reference's run names no two).
+    REQUIRE(probes.size() == 4);
+    std::set<unsigned long long> seeds;
+    std::multiset<std::string> cases;
+    for (const auto& [case_name, seed, part] : probes) {
+        seeds.insert(seed);
+        cases.insert(case_name + "/" + part);
+        CHECK(seed < (1ull << 62));
+    }
+    CHECK(seeds.size() == 4);  // each on inputs of its own
+    CHECK(cases == std::multiset<std::string>{"big/one", "small/one", "small/two", "wide/one"});
+    // The same seeds from the same secret (--resume), others from another.
+    CHECK(reference_probe_runs(f.plan, f.dir / "reference", 99) == probes);
+    CHECK(reference_probe_runs(f.plan, f.dir / "reference", 98) != probes);
+    // One made: not asked for again.
+    const auto& [case_name, seed, part] = *probes.begin();
+    f.dir.write("reference/" + checked_run_sample(case_name, part, seed), "");
+    CHECK(reference_probe_runs(f.plan, f.dir / "reference", 99).size() == 3);
 }
 
 TEST_CASE("checked runs: a reference run's output kept as a sample, checked in the same read") {
     Fixture f;
-    const unsigned long long a = f.first("big", "one");
-    const std::string run = "work/big.run" + std::to_string(a);
+    const std::string run = "work/" + checked_run_name({"big", 31, "one"});
     std::vector<float> values(100);
     std::vector<double> bounds(100, std::nan(""));
     for (size_t i = 0; i < values.size(); ++i) values[i] = float(i) * 0.5f;
@@ -110,15 +150,16 @@ TEST_CASE("checked runs: a reference run's output kept as a sample, checked in t
     f.dir.write(run + "/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n");
     f.dir.write_floats(run + "/one.out", values, bounds);
     // A run that wrote no bounds, and one the reference never made.
-    f.dir.write("work/wide.run9/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n");
-    f.dir.write_floats("work/wide.run9/one.out", values);
+    const std::string unbounded = "work/" + checked_run_name({"wide", 9, "one"});
+    f.dir.write(unbounded + "/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\n");
+    f.dir.write_floats(unbounded + "/one.out", values);
     std::vector<std::string> problems = keep_checked_run_samples(
-        f.plan, {{"big", a, "one"}, {"wide", 9, "one"}, {"small", 1, "two"}}, f.dir / "work", f.dir / "reference", 5, 10);
+        f.plan, {{"big", 31, "one"}, {"wide", 9, "one"}, {"small", 1, "two"}}, f.dir / "work", f.dir / "reference", 5, 10);
     REQUIRE(problems.size() == 2);
-    CHECK(problems[0].rfind("wide part one, timed run 9: ", 0) == 0);
+    CHECK(problems[0].rfind("wide part one, the inputs of seed 9: ", 0) == 0);
     CHECK(problems[0].find("error bounds") != std::string::npos);
-    CHECK(problems[1].rfind("small part two, timed run 1: ", 0) == 0);
-    OutputSample sample = read_output_sample(f.dir / ("reference/" + checked_run_sample("big", "one", a)));
+    CHECK(problems[1].rfind("small part two, the inputs of seed 1: ", 0) == 0);
+    OutputSample sample = read_output_sample(f.dir / ("reference/" + checked_run_sample("big", "one", 31)));
     CHECK(sample.size == 100);
     REQUIRE(sample.positions.size() == 10);
     for (size_t i = 0; i < sample.positions.size(); ++i) {

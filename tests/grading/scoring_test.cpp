@@ -78,13 +78,15 @@ struct Fixture {
 
     // What an honest driver adds to what the tests write: every part that ran keeps the outputs
     // of its checked timed runs (small: its one timed run; big: both), here the same as its
-    // checked run's (the test's inputs are the same in every run), and the reference has its
-    // outputs of those runs. A test that writes checked_runs itself is left as it is.
-    std::string timed_runs(const CasePlan& c, const std::string& part) {
+    // checked run's (the test's inputs are the same in every run), with the seeds of their inputs
+    // (here seed_of the run's index), and the reference has its outputs on those seeds. A test
+    // that writes checked_runs itself is left as it is.
+    static unsigned long long seed_of(unsigned long long index) { return 5000 + index; }
+    std::string timed_runs(const CasePlan& c, const std::string& part, bool seeds = false) {
         LabPlan::TimedRuns t = plan.timed_runs(c, part);
         std::string runs;
         for (unsigned long long i = t.first; i < t.first + t.count && i < t.first + 2; ++i)
-            runs += (runs.empty() ? "" : " ") + std::to_string(i);
+            runs += (runs.empty() ? "" : " ") + std::to_string(seeds ? seed_of(i) : i);
         return runs;
     }
 
@@ -92,9 +94,9 @@ struct Fixture {
         namespace fs = std::filesystem;
         for (const CasePlan& c : plan.cases) {
             for (const std::string& part : plan.part_names())
-                for (const std::string& r : split_words(timed_runs(c, part))) {
+                for (const std::string& r : split_words(timed_runs(c, part, true))) {
                     std::string dense = dir / ("reference/" + c.name + "/out/" + part + ".out");
-                    std::string sample = dir / ("reference/" + c.name + "/run" + r + "/out/" + part + ".sample");
+                    std::string sample = dir / ("reference/" + checked_run_sample(c.name, part, std::stoull(r)));
                     if (fs::exists(dense) && !fs::exists(sample)) {
                         fs::create_directories(fs::path(sample).parent_path());
                         write_output_sample(sample, sample_output(read_output_array(dense), 65536, 1));
@@ -112,6 +114,7 @@ struct Fixture {
                         fs::exists(run.path() / "out" / r["output"])) {
                         std::string runs = timed_runs(c, r["part"]);
                         r["checked_runs"] = runs;
+                        r["checked_seeds"] = timed_runs(c, r["part"], true);
                         for (const std::string& i : split_words(runs))
                             fs::copy_file(run.path() / "out" / r["output"], run.path() / "out" / (r["part"] + ".run" + i + ".out"),
                                           fs::copy_options::overwrite_existing);
@@ -303,9 +306,9 @@ TEST_CASE("a part the reference sits out of a case scores there as on the cases 
 TEST_CASE("a part's checked timed runs must each match the reference on their own inputs", "[grading][scoring]") {
     Fixture f;
     f.score();  // the honest evidence, completed
-    auto record = [&](const std::string& runs) {
-        f.dir.write("lab/runs/small/batch-1/out/results.tsv",
-                    "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=1\tchecked_runs=" + runs + "\n");
+    auto record = [&](const std::string& runs, const std::string& seeds = "5001") {
+        f.dir.write("lab/runs/small/batch-1/out/results.tsv", "record=part\tpart=one\tstatus=ran\toutput=one.out\ttime_ms=1\tchecked_runs=" +
+                                                                  runs + "\tchecked_seeds=" + seeds + "\n");
     };
     SECTION("honest: it passes") {
         record("1");
@@ -314,19 +317,24 @@ TEST_CASE("a part's checked timed runs must each match the reference on their ow
     SECTION("a timed run that handed in an earlier result fails, naming the run") {
         record("1");
         // That run's own inputs' answer.
-        write_output_sample(f.dir / "reference/small/run1/out/one.sample",
+        write_output_sample(f.dir / ("reference/" + checked_run_sample("small", "one", 5001)),
                             sample_output(OutputArray{DType::f32, {7, 8, 9}, {0.1, 0.1, 0.1}}, 65536, 1));
         LabScore s = f.score();
         const ScoreItem& i = f.item(s, "correctness", "small", "one");
         CHECK(i.points == 0);
-        CHECK(i.message.find("the checked run was right, but timed run 1 of 1 (inputs of its own) is wrong") == 0);
+        CHECK(i.message.find("the checked run was right, but timed run 1 of 1 (inputs of its own, --data-seed 5001) is wrong") ==
+              0);
     }
-    SECTION("a record that names no checked run, a run that is not a timed one, or too few, fails") {
-        for (std::string runs : {"", "0", "2", "1 1", "x"}) {
-            record(runs);
+    SECTION("a record that names no checked run, a run that is not a timed one, too few, or no seed for one, fails") {
+        // (run, seed): none; not a timed run; the same twice; not a number; no seed; a seed that is
+        // not a number, or above what a driver draws (2^62); two seeds for one run.
+        for (auto [runs, seeds] : std::vector<std::pair<std::string, std::string>>{
+                 {"", ""}, {"0", "5000"}, {"2", "5002"}, {"1 1", "5001 5002"}, {"x", "5001"}, {"1", ""}, {"1", "x"},
+                 {"1", "4611686018427387904"}, {"1", "5001 5002"}}) {
+            record(runs, seeds);
             LabScore s = f.score();
             const ScoreItem& i = f.item(s, "correctness", "small", "one");
-            INFO("checked_runs=" << runs);
+            INFO("checked_runs=" << runs << " checked_seeds=" << seeds);
             CHECK(i.points == 0);
             CHECK(i.message.find("its record does not name the 1 checked timed runs") == 0);
         }
@@ -336,7 +344,7 @@ TEST_CASE("a part's checked timed runs must each match the reference on their ow
         double nan = std::nan("");
         OutputSample sample = sample_output(OutputArray{DType::f32, {1, 99, 3}, {0.1, nan, 0.1}}, 65536, 1);
         CHECK(sample.positions == std::vector<uint64_t>{0, 2});
-        write_output_sample(f.dir / "reference/small/run1/out/one.sample", sample);
+        write_output_sample(f.dir / ("reference/" + checked_run_sample("small", "one", 5001)), sample);
         CHECK(f.item(f.score(), "correctness", "small", "one").points == 1);
         f.dir.write_floats("lab/runs/small/batch-1/out/one.run1.out", {1, 2, 30});
         CHECK(f.item(f.score(), "correctness", "small", "one").points == 0);
@@ -348,7 +356,7 @@ TEST_CASE("a part's checked timed runs must each match the reference on their ow
     }
     SECTION("a missing reference of a checked run is the grader's error") {
         record("1");
-        std::filesystem::remove_all(f.dir / "reference/small/run1");
+        std::filesystem::remove_all(f.dir / "reference/small/seed5001");
         CHECK_THROWS_AS(score_lab(f.plan, f.inputs), std::runtime_error);
     }
 }
@@ -429,7 +437,7 @@ TEST_CASE("outputs checked as each run ends score the same, and their arrays are
     // name when it is scored): its output stays until then.
     const CasePlan& big = *f.plan.find_case("big");
     const unsigned long long first = f.plan.timed_runs(big, "one").first;
-    const fs::path sample = f.dir / ("reference/" + checked_run_sample("big", "one", first));
+    const fs::path sample = f.dir / ("reference/" + checked_run_sample("big", "one", f.seed_of(first)));
     const fs::path kept = sample.string() + ".kept";
     fs::rename(sample, kept);
 

@@ -130,7 +130,7 @@ TEST_CASE("the GPU draws each run's graph exactly as the host twin the reference
             spec.max_weight = 1000;
             spec.components = components;
             const PairDraws draws = pair_draws(spec);
-            const uint64_t seed = input_seed(313, 5);
+            const uint64_t seed = uint64_t(7498740943941341866ull);
             DeviceBuffer<int> d(size_t(n) * n);
             draw_adjacency_on_gpu(d.get(), draws, seed, gpu().stream);
             REQUIRE(cudaStreamSynchronize(gpu().stream) == cudaSuccess);
@@ -144,9 +144,9 @@ TEST_CASE("the GPU draws each run's graph exactly as the host twin the reference
         const WeightJitter jitter = weight_jitter(a, g.n);
         DeviceBuffer<int> original(a.size()), d(a.size());
         original.upload(a);
-        jitter_adjacency_on_gpu(d.get(), original.get(), a.size(), jitter, input_seed(312, 3), gpu().stream);
+        jitter_adjacency_on_gpu(d.get(), original.get(), a.size(), jitter, uint64_t(2296860483407129496ull), gpu().stream);
         REQUIRE(cudaStreamSynchronize(gpu().stream) == cudaSuccess);
-        CHECK(d.download() == jittered_adjacency(a, jitter, input_seed(312, 3)));
+        CHECK(d.download() == jittered_adjacency(a, jitter, uint64_t(2296860483407129496ull)));
     }
 }
 

@@ -106,7 +106,7 @@ TEST_CASE("the textbook's rungs overwrite their input and the others only read i
 
 TEST_CASE("the GPU draws every run's input exactly as the host does", "[gpu][lab5]") {
     for (size_t n : {size_t(1), size_t(2), size_t(97), size_t(1000003), size_t(1) << 24})
-        for (uint64_t seed : {uint64_t(512), input_seed(512, 1), input_seed(512, 22)}) {
+        for (uint64_t seed : {uint64_t(512), uint64_t(2416195946297469962ull), uint64_t(14415643070810569935ull)}) {
             INFO("n " << n << ", seed " << seed);
             DeviceBuffer<double> x(n);
             draw_reduce_input(x.get(), n, seed, gpu().stream);

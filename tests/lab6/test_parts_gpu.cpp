@@ -88,7 +88,7 @@ TEST_CASE("the GPU draws the pairs sort_input draws on the host, float keys too"
         uint64_t key_range, seed;
     };
     for (const Draw& d : {Draw{1, 1, 65536, 1}, Draw{3, 1024, 16, 604}, Draw{5, 4096, uint64_t(1) << 32, 7},
-                          Draw{1, 1 << 20, 65536, input_seed(610, 17)}}) {
+                          Draw{1, 1 << 20, 65536, uint64_t(13385038117606291906ull)}}) {
         INFO("batch " << d.batch << ", length " << d.length << ", keys below " << d.key_range << ", seed " << d.seed);
         const size_t n = size_t(d.batch) * d.length;
         DeviceBuffer<uint32_t> keys(n), values(n);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The grader commands grade.sh's bash calls to write, keep and file what runs (cases-file,
-# keep-checked-runs, file-evidence, check-submission, check-reference): a bad argument is
+# keep-checked-runs, checked-runs, file-evidence, check-submission, check-reference): a bad argument is
 # refused with a message naming it and exit 2 (bad usage), a missing folder with exit 6, never
 # a silent success. What they decide is tested in tests/grading; grade.sh's use of them by the
 # grading-*.sh scripts.
@@ -33,14 +33,20 @@ check "cases-file: nothing to run" refused 2 "--items names nothing to run" \
     cases-file --lab lab1 --out "$work/cases.txt" --items ""
 check "cases-file: no --out" refused 2 "--out is required" cases-file --lab lab1 --items one/naive
 check "... and no cases file was written by any of them" test ! -e "$work/cases.txt"
-check "cases-file: a checked run that is not CASE/INDEX/PART" refused 2 "a checked timed run is CASE/INDEX/PART, not 'perf/x/naive'" \
+check "cases-file: a checked run that is not CASE/SEED/PART" refused 2 "a checked timed run is CASE/SEED/PART, not 'perf/x/naive'" \
     cases-file --lab lab1 --for checked-runs --out "$work/cases.txt" --items perf/x/naive
-check "cases-file: a checked run without its part" refused 2 "a checked timed run is CASE/INDEX/PART, not 'perf/3/'" \
+check "cases-file: a checked run without its part" refused 2 "a checked timed run is CASE/SEED/PART, not 'perf/3/'" \
     cases-file --lab lab1 --for checked-runs --out "$work/cases.txt" --items perf/3/
-check "keep-checked-runs: the same" refused 2 "a checked timed run is CASE/INDEX/PART, not 'perf'" \
+check "cases-file: a seed longer than any a driver draws" refused 2 "not 'perf/12345678901234567890/naive'" \
+    cases-file --lab lab1 --for checked-runs --out "$work/cases.txt" --items perf/12345678901234567890/naive
+check "keep-checked-runs: the same" refused 2 "a checked timed run is CASE/SEED/PART, not 'perf'" \
     keep-checked-runs --lab lab1 --runs perf --work "$work" --reference "$work"
 check "keep-checked-runs: a checked run without its case" refused 2 "not '/3/naive'" \
     keep-checked-runs --lab lab1 --runs /3/naive --work "$work" --reference "$work"
+check "checked-runs: neither a student's folder nor --probe" refused 2 "give a student's --dir or --probe S, one of the two" \
+    checked-runs --lab lab1 --reference "$work"
+check "checked-runs: both" refused 2 "give a student's --dir or --probe S, one of the two" \
+    checked-runs --lab lab1 --reference "$work" --dir "$work" --probe 5
 check "file-evidence: a case that is not a plain name" refused 2 "not a plain name: ../up/batch-1" \
     file-evidence --box "$work" --run "$work" --evidence "$work/runs" --folder batch-1 --cases ../up
 check "check-submission: a folder that is not there" refused 6 "no folder $work/nothing" check-submission --dir "$work/nothing"

@@ -122,8 +122,9 @@ for case_name in wide hid big; do
 done
 check "endless-b: the sanitizers run parts a and c only" \
     test "$(sanitized_parts endless-b memcheck) $(sanitized_parts endless-b racecheck)" == "a,c a,c"
-# Each public case's outputs are checked as its runs end, the timed ones' references made first,
-# and their arrays go (grader check-outputs): a class's outputs never wait on disk for the scores.
+# Each public case's outputs are checked as its runs end, and their arrays go (grader
+# check-outputs): a class's outputs never wait on disk for the scores, except the timed runs' the
+# drivers kept, whose references are made once no run is timed.
 check "good: each public case's outputs were checked as its runs ended ($(cd "$out/students/good/labcpu/runs" && echo */*/verdicts.tsv))" \
     bash -c 'for c in small tiny medium wide; do compgen -G "$1/runs/$c/*/verdicts.tsv" >/dev/null || exit 1; done' _ "$out/students/good/labcpu"
 check "good: the sanitizers run every part" test "$(sanitized_parts good memcheck)" == a,b,c
@@ -166,8 +167,8 @@ check "no other student was timed again" \
 
 # A reference solution with a fault (tests/grading/fixtures/labcpu-reference-faulty). Right on
 # every case's checked run and wrong on the inputs of every timed run: its own check fails where
-# the references of the checked timed runs are made, beside round 1, and grade.sh stops, saying
-# so, before the timed runs (the lab's timed case, big, runs in round 3).
+# it is run on fresh inputs, beside round 1, and grade.sh stops, saying so, before the timed runs
+# (the lab's timed case, big, runs in round 3).
 course=$work/course-wrong out=$work/out-wrong
 make_labcpu_course "$course"
 cp "$fixtures/labcpu-reference-faulty/work.cpp" "$course/solutions/labcpu/"
