@@ -12,6 +12,10 @@
 #   --fsize BYTES  largest file it may write, stdout included  (RLIMIT_FSIZE)
 #   --nofile N     open files                                  (RLIMIT_NOFILE)
 #   --cpus LIST    the CPUs it may run on (taskset -c: "0-3", "4,5"); its threads inherit them
+#   --guard PATH   run the command under this affinity guard (build/bin/affinity-guard,
+#                  grading/affinity_guard.cpp): a thread of it may narrow its CPU set, never
+#                  widen it, so a CPU part pinned to its --threads CPUs stays on them; grade.sh
+#                  gives it to every command, in either isolation
 # No address-space limit (RLIMIT_AS): CUDA reserves huge virtual ranges and fails under one.
 # Instead the command is the OOM killer's first choice (oom_score_adj 1000).
 #
@@ -40,7 +44,7 @@ die_usage() { echo "sandbox.sh: $1 (see --help)" >&2; exit 2; }
 
 isolation="" box="" status_file="" stdout_file=/dev/null stderr_file=/dev/null
 wall=60 cpu="" nproc=128 fsize=$((64 << 20)) nofile=1024 uid="" gpu=no namespaces=no
-hide=() extra_env=() cpus=""
+hide=() extra_env=() cpus="" guard=""
 while (($#)); do
     case $1 in
         --help) usage; exit 0 ;;
@@ -60,6 +64,7 @@ while (($#)); do
         --hide) hide+=("${2-}"); shift 2 ;;
         --env) extra_env+=("${2-}"); shift 2 ;;
         --cpus) cpus=${2-}; shift 2 ;;
+        --guard) guard=${2-}; shift 2 ;;
         --) shift; break ;;
         *) die_usage "unknown option '$1'" ;;
     esac
@@ -81,6 +86,7 @@ if [[ -n $cpus ]]; then
     done
 fi
 [[ -z $uid || $EUID == 0 ]] || die_usage "--uid needs root"
+[[ -z $guard || (-f $guard && -x $guard) ]] || die_usage "--guard must name the affinity guard's program, not '$guard'"
 [[ $namespaces == no || $EUID == 0 ]] || die_usage "--namespaces needs root"
 # The box and the folders to hide (those that exist) as real paths, in one process: bubblewrap
 # mounts over the real ones, and this script runs for every run of a class. (-m: one line for
@@ -103,6 +109,15 @@ private_folders=("$box/.sandbox-home" "$box/.sandbox-tmp")
 rm -rf -- "${private_folders[@]}"
 mkdir -- "${private_folders[@]}" || die_usage "cannot make ${private_folders[*]}"
 [[ -n $uid ]] && chown -h "$uid:$uid" -- "${private_folders[@]}"
+# The guard, from a copy in the fresh private folder, where the command's user can run it under
+# either isolation (bubblewrap hides the repository; the sandbox uid may not reach it), whatever
+# the grader's umask. It runs before any of the command's code, and the folder is made anew for
+# each command.
+guarded=()
+if [[ -n $guard ]]; then
+    install -m 0755 -- "$guard" "$box/.sandbox-tmp/.affinity-guard" || die_usage "cannot copy the affinity guard into $box"
+    guarded=("$box/.sandbox-tmp/.affinity-guard")
+fi
 
 # The uid's tasks now (RLIMIT_NPROC counts them all): the limit is that many plus what the
 # command may add.
@@ -147,7 +162,7 @@ case $isolation in
         jail+=(--bind "$box" "$box" --chdir "$box")
         # bubblewrap reads its options from a pipe (--args, isolated_start), so that its command
         # line, which the sandboxed program can read in /proc, names none of the grader's paths.
-        chain=(timeout -s KILL "$wall" "${limits[@]}" "${as_user[@]}" bwrap --args 3 -- "${environment[@]}" "$@")
+        chain=(timeout -s KILL "$wall" "${limits[@]}" "${as_user[@]}" bwrap --args 3 -- "${environment[@]}" "${guarded[@]}" "$@")
         description="bwrap"
         ;;
     rlimits)
@@ -156,7 +171,7 @@ case $isolation in
         # (SIGXFSZ would not stop a flood): a shell is that first process, the command its child.
         [[ $namespaces == yes ]] &&
             private=(unshare --net --ipc --uts --pid --fork --kill-child --mount --mount-proc -- /bin/sh -c '"$@"; exit $?' sandbox-init)
-        chain=(timeout -s KILL "$wall" "${private[@]}" "${limits[@]}" "${as_user[@]}" "${environment[@]}" "$@")
+        chain=(timeout -s KILL "$wall" "${private[@]}" "${limits[@]}" "${as_user[@]}" "${environment[@]}" "${guarded[@]}" "$@")
         description="rlimits${uid:+,uid}${private:+,namespaces}"
         ;;
 esac

@@ -7,8 +7,11 @@
 #   make grader       build/bin/grader, the C++ half of grading/grade.sh
 #   make labN-check   grade your labs/labN files on their public cases, as grade.sh does
 
-GRADER_LIB := $(filter-out grading/grader_main.cpp,$(wildcard grading/*.cpp))
+GRADER_LIB := $(filter-out grading/grader_main.cpp grading/affinity_guard.cpp,$(wildcard grading/*.cpp))
 GRADER := $(BUILD)/bin/grader
+# The guard every sandboxed command runs under (grading/sandbox.sh): no thread of it may widen its
+# CPU set. A program of its own, with nothing of the grader's in it.
+AFFINITY_GUARD := $(BUILD)/bin/affinity-guard
 
 # The grader's sources and its tests include the grader's headers by name.
 $(BUILD)/obj/grading/%: CPPFLAGS += -Igrading
@@ -16,6 +19,10 @@ $(BUILD)/obj/grading/%: CPPFLAGS += -Igrading
 $(GRADER): $(call objects,grading/grader_main.cpp $(GRADER_LIB)) $(COMMON_OBJ) $(MANIFEST_OBJ)
 	@mkdir -p $(@D)
 	$(call link,$^)
+
+$(AFFINITY_GUARD): grading/affinity_guard.cpp
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 $(CXXFLAGS) $(WARNINGS) -o $@ $<
 
 # What grading/grade.sh needs to know of make: the architectures to build for, and nvcc.
 grading-print-arch:
@@ -73,6 +80,6 @@ LAB_CHECKS := $(addsuffix -check,$(LABS))
 $(LAB_CHECKS): %-check:
 	BUILD=$(BUILD) CUDA_ARCH="$(CUDA_ARCH)" grading/self-check.sh $*
 
-grader: $(GRADER)
+grader: $(GRADER) $(AFFINITY_GUARD)
 
 .PHONY: grader grading-print-arch grading-print-nvcc $(LAB_CHECKS)

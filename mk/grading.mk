@@ -19,15 +19,15 @@ $(BUILD)/obj/tests/grading/%: CPPFLAGS += -Igrading
 $(BUILD)/tests/grading: $(call objects,$(GRADER_LIB))
 
 # The script tests (tests/scripts/grading-*.sh) drive the grader.
-test-build: $(GRADER)
+test-build: $(GRADER) $(AFFINITY_GUARD)
 
 dist:
 	mk/dist.sh $(or $(DIST),dist/$(notdir $(CURDIR))-student.tar.gz)
 
-grading-gpu-test: $(GRADER) $(BUILD)/bin/gpu-limits
+grading-gpu-test: $(GRADER) $(AFFINITY_GUARD) $(BUILD)/bin/gpu-limits
 	BUILD=$(BUILD) CLASS=$(or $(CLASS),full) bash tests/scripts/grading-gpu.sh
 
-grading-bench: $(GRADER) $(BUILD)/bin/gpu-limits
+grading-bench: $(GRADER) $(AFFINITY_GUARD) $(BUILD)/bin/gpu-limits
 	grading/bench.sh $(or $(N),50)
 
 # The rubric block of each lab's handout (the manifest's `handout`): the cases, the points and
