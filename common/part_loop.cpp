@@ -154,6 +154,12 @@ private:
         // A part timed on the host runs on exactly the CPUs it is given (cpu_affinity.hpp).
         CpuPinning pinning;
         if (part.host_timed && case_.host_threads() > 0) row.host_cpus = pinning.pin(case_.host_threads());
+        if (!pinning.confined())
+            return finish(row, PartStatus::error,
+                          "a thread of the program runs on a CPU outside the " + row.host_cpus +
+                              " the part is given, and may not be moved onto them: a CPU part runs on exactly --threads "
+                              "CPUs",
+                          is_yardstick);
         launcher_.forget_launches();
         prepare(name, part, o_.data_seed);
         try {

@@ -180,11 +180,13 @@ build_tools() {
     BUILD=${BUILD:-build}
     [[ $BUILD == /* ]] || BUILD=$REPO/$BUILD
     GRADER=$BUILD/bin/grader
+    # Every sandboxed command, and the reference's runs, under it (grading/affinity_guard.cpp).
+    AFFINITY_GUARD=$BUILD/bin/affinity-guard
     if [[ $SLURM == task || $SLURM == collect ]]; then
-        [[ -x $GRADER ]] || die "$GRADER is missing: the run with --slurm builds it"  # no build races
+        [[ -x $GRADER && -x $AFFINITY_GUARD ]] || die "$GRADER is missing: the run with --slurm builds it"  # no build races
     else
         # On --jobs CPUs: a student's first make labN-check compiles the whole grader.
-        make -s -C "$REPO" -j "$JOBS" BUILD="$BUILD" "$GRADER" >"$PRIVATE/tools.log" 2>&1 ||
+        make -s -C "$REPO" -j "$JOBS" BUILD="$BUILD" "$GRADER" "$AFFINITY_GUARD" >"$PRIVATE/tools.log" 2>&1 ||
             die "cannot build the grader: see $PRIVATE/tools.log"
     fi
     NVCC=$(make -s -C "$REPO" --no-print-directory grading-print-nvcc 2>/dev/null)

@@ -79,7 +79,7 @@ ReferenceRun read_reference_timings(const std::string& timing_dir, const std::st
     const std::vector<std::string> timings = made_reference_timings(timing_dir);
     if (timings.empty()) throw std::runtime_error("no reference timing in " + timing_dir);
     ReferenceRun merged;
-    std::map<std::string, std::vector<double>> times;
+    std::map<std::string, std::vector<double>> times, cpu_times;
     for (const std::string& t : timings) {
         ReferenceRun one = read_reference(timing_dir + "/" + t + "/" + case_name, parts,
                                           "reference timing " + t + " of case " + case_name);
@@ -87,11 +87,16 @@ ReferenceRun read_reference_timings(const std::string& timing_dir, const std::st
         for (const auto& [part, record] : one.parts) {
             merged.parts[part] = record;
             if (record.time_ms > 0) times[part].push_back(record.time_ms);
+            if (record.cpu_ms > 0) cpu_times[part].push_back(record.cpu_ms);
         }
     }
-    for (auto& [part, record] : merged.parts) record.time_ms = times[part].empty() ? 0 : median(times[part]);
+    for (auto& [part, record] : merged.parts) {
+        record.time_ms = times[part].empty() ? 0 : median(times[part]);
+        record.cpu_ms = cpu_times[part].empty() ? 0 : median(cpu_times[part]);
+    }
     return merged;
 }
+
 
 // The run that speaks for `part` on case `case_name`: its own rerun when there was one, else
 // the batch run that recorded it, else the case's last batch run (whose end says why not).
@@ -407,8 +412,26 @@ private:
             add(perf_item(c, part, 0, "no valid time was reported"));
             return;
         }
+        // A part timed on the host, the reference's and the student's alike: no faster than its
+        // CPU time over the CPUs it was given (host_scored_ms), belt and braces beside the pinning.
+        const double wall_ms = student_ms;
+        const PartRecord& reference = timing_[c.name].parts[part];
+        const int cpus = host_cpus_given(reference.host_cpus);
+        std::string cpu_floor;
+        if (cpus > 0) {
+            reference_ms = host_scored_ms(reference_ms, reference.cpu_ms, cpus);
+            if (record->cpu_ms <= 0) {
+                add(perf_item(c, part, 0, "no CPU time was reported for this part, which runs on the host"));
+                return;
+            }
+            student_ms = host_scored_ms(wall_ms, record->cpu_ms, cpus);
+            if (student_ms > wall_ms)
+                cpu_floor = "; scored at its CPU time over the " + std::to_string(cpus) + " CPUs it was given (" +
+                            format_ms(student_ms) + " ms), above its wall time (" + format_ms(wall_ms) +
+                            " ms): its threads ran on more CPUs than those";
+        }
         // The part's own bound where the reference run records one, else the case's.
-        double floor_ms = timing_[c.name].parts[part].floor_ms > 0 ? timing_[c.name].parts[part].floor_ms : timing_[c.name].floor_ms;
+        double floor_ms = reference.floor_ms > 0 ? reference.floor_ms : timing_[c.name].floor_ms;
         if (student_ms < floor_ms) {
             // Faster than the GPU can do the work: the time was forged, or the work skipped.
             char why[300];
@@ -435,10 +458,10 @@ private:
         // A part timed on the host: how much CPU time each run used, on which CPUs (the driver
         // pins it to the --threads it is given), for whoever reads the evidence.
         if (record->cpu_ms > 0) {
-            char cpu[200];
+            char cpu[300];
             std::snprintf(cpu, sizeof cpu, "; CPU time %s ms a run, %.2fx its wall time, on %s", format_ms(record->cpu_ms).c_str(),
-                          record->cpu_ms / student_ms, record->host_cpus.empty() ? "unpinned CPUs" : record->host_cpus.c_str());
-            item.message += cpu;
+                          record->cpu_ms / wall_ms, record->host_cpus.empty() ? "unpinned CPUs" : record->host_cpus.c_str());
+            item.message += cpu + cpu_floor;
         }
         item.student_ms = student_ms;
         item.reference_ms = reference_ms;
@@ -489,6 +512,16 @@ private:
 }  // namespace
 
 LabScore score_lab(const LabPlan& plan, const ScoringInputs& inputs) { return LabScorer(plan, inputs).run(); }
+
+// The count that opens the record, written by the trusted driver (common/cpu_affinity.hpp).
+int host_cpus_given(const std::string& host_cpus) {
+    int count = 0;
+    return std::sscanf(host_cpus.c_str(), "%d CPU", &count) == 1 && count > 0 ? count : 0;
+}
+
+double host_scored_ms(double wall_ms, double cpu_ms, int cpus) {
+    return cpus > 0 && cpu_ms > 0 ? std::max(wall_ms, cpu_ms / cpus) : wall_ms;
+}
 
 std::vector<std::pair<std::string, std::string>> parts_to_time_again(const LabPlan& plan, const ScoringInputs& inputs,
                                                                      const std::vector<std::string>& cases) {

@@ -25,6 +25,15 @@ struct ScoringInputs {
 // missing or wrong: that is the grading run's fault, never a reason to take points.
 LabScore score_lab(const LabPlan& plan, const ScoringInputs& inputs);
 
+// A part timed on the host is scored at its wall time or at its CPU time (every thread's) over
+// the CPUs it was given, whichever is longer: threads held to those CPUs (the driver pins them;
+// the sandbox's affinity guard lets no thread widen its CPU set) never use more than their wall
+// time on each, so the floor binds only where threads ran on other CPUs. The reference is scored
+// the same way. `host_cpus` is the reference run's record of them ("4 CPUs (0,1,2,3)"): the CPUs
+// given, 0 for a part not timed on the host.
+int host_cpus_given(const std::string& host_cpus);
+double host_scored_ms(double wall_ms, double cpu_ms, int cpus);
+
 // A second timing. A timed run can meet a passing disturbance on a shared machine: in a make
 // test on an H100, lab 7's streaming part took 1.47x the reference's time in a planted bug that
 // never touched it, while every copy of the reference measured 1.00x. So grade.sh times once

@@ -1,5 +1,6 @@
 # Chooses the sandbox for this machine (grading/sandbox.sh) and says plainly what it is.
-# Sourced by grade.sh. Sets ISOLATION (bwrap or rlimits), SANDBOX_UID_BASE (empty when the
+# Sourced by grade.sh, which sets AFFINITY_GUARD, the guard every sandboxed command runs under
+# (probed with the sandbox). Sets ISOLATION (bwrap or rlimits), SANDBOX_UID_BASE (empty when the
 # sandbox runs as the grader's own user), SANDBOX_NAMESPACES (yes/no) and ISOLATION_TEXT.
 #
 # Order of preference: bubblewrap, then rlimits. As root, the sandbox drops to unprivileged
@@ -15,7 +16,7 @@ probe_sandbox() {
     rm -rf -- "$box" && mkdir -p -- "$box" && cp -- "$GRADER" "$box/grader"
     [[ -n $uid ]] && chown -R "$uid:$uid" "$box"
     local options=(--isolation "$isolation" --box "$box" --status "$RUN_DIR/probe.tsv" --stdout "$RUN_DIR/probe.out"
-                   --stderr "$RUN_DIR/probe.out" --wall 60)
+                   --stderr "$RUN_DIR/probe.out" --wall 60 --guard "$AFFINITY_GUARD")
     [[ -n $uid ]] && options+=(--uid "$uid")
     [[ $namespaces == yes ]] && options+=(--namespaces)
     local command=(/bin/true)
@@ -111,7 +112,9 @@ choose_isolation() {
 # Arguments for sandbox.sh common to every sandboxed command of worker SLOT.
 sandbox_options() {
     local slot=$1
-    SANDBOX_ARGS=(--isolation "$ISOLATION")
+    # Every command under the affinity guard (grading/affinity_guard.cpp): no thread of it widens
+    # its CPU set, so a CPU part stays on the --threads CPUs the driver pins it to.
+    SANDBOX_ARGS=(--isolation "$ISOLATION" --guard "$AFFINITY_GUARD")
     [[ -n $SANDBOX_UID_BASE ]] && SANDBOX_ARGS+=(--uid $((SANDBOX_UID_BASE + slot)))
     [[ $SANDBOX_NAMESPACES == yes ]] && SANDBOX_ARGS+=(--namespaces)
     local path

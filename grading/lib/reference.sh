@@ -22,13 +22,15 @@ reference_wall() {
 
 # reference_binary LAB GPU WALL LOG ARG...: one run of LAB's reference binary with the ARGs, its
 # output in LOG, killed after WALL seconds; from the repository, where the cases' data files
-# are named (hidden ones too); on the timed runs' CPUs when timed (TIMED_ON).
+# are named (hidden ones too); on the timed runs' CPUs when timed (TIMED_ON). Under the affinity
+# guard, as a student's runs are, so that its CPU parts are pinned the same way, and its GPU parts
+# after them, which the guard keeps on the CPU parts' CPUs, timed as the students' are.
 reference_binary() {
     local lab=$1 gpu=$2 wall=$3 log=$4 cpus
     shift 4
     cpus=$(timed_cpus)
     (cd "$REPO" && CUDA_VISIBLE_DEVICES=$gpu ${cpus:+taskset -c "$cpus"} timeout -s KILL "$wall" \
-        "${REFERENCE_BIN[$lab]}" "${REFERENCE_ARGS[@]}" "$@" >"$log" 2>&1)
+        "$AFFINITY_GUARD" "${REFERENCE_BIN[$lab]}" "${REFERENCE_ARGS[@]}" "$@" >"$log" 2>&1)
 }
 
 # run_reference LAB DIR GPU BOUNDS CASE...: one trusted run of the reference solution over the
