@@ -59,7 +59,7 @@ TEST_CASE("a pitched allocation pads its rows, a plain one does not", "[gpu]") {
     }
 }
 
-// A checked timed run's reference (--check sample, the grader's --data-index runs) samples the
+// A checked timed run's reference (--check sample, the grader's --data-seed runs) samples the
 // copies and the transpose as it samples the product: the solution passes on every shape, so
 // the sampled positions name the elements they claim (a transposed index, the second copy).
 TEST_CASE("a sampled check of the copies and the transpose passes the solution", "[gpu]") {
