@@ -65,6 +65,9 @@ link = $(NVCC) $(GENCODE) $(1) -o $@ -L$(CUDA_HOME)/lib64
 # a lab's program never does (make passes it what the manifest says).
 MANIFEST_OBJ := $(call objects,common/manifest.cpp)
 COMMON_OBJ := $(filter-out $(MANIFEST_OBJ),$(call objects,$(filter-out common/gpu_limits_main.cpp common/arch_check_main.cpp,$(wildcard common/*.cpp common/*.cu))))
+# The launch trace loads CUPTI at run time, first from the toolkit it was built with
+# (common/launch_trace.hpp).
+$(call objects,common/launch_trace.cpp): CPPFLAGS += -DLAB_CUDA_HOME=\"$(CUDA_HOME)\"
 
 # --- per-lab rules ------------------------------------------------------------------
 # $(call lab_sources,LAB): the driver's files, i.e. every source in labs/LAB except the

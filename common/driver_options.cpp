@@ -22,6 +22,9 @@ void declare_driver_options(ArgParser& args, const std::vector<std::string>& par
     args.option("tolerance", "F", "1", "allowed error, in multiples of the reference's error bound");
     args.option("time-limit", "SECONDS", format_fixed(driver_defaults::time_limit, 0), "stop a part's kernels still running after this long");
     args.option("device", "D", "0", "CUDA device to use");
+    args.option("launch-trace", "HOW", "auto",
+                "see every launch through CUPTI (common/launch_trace.hpp): auto (where libcupti loads), required "
+                "(the grader's: stop when it cannot), or off");
     args.option("out", "DIR", "", "also write results.tsv and each part's output into DIR (used by the grader)");
     args.option("cases", "FILE", "",
                 "run several cases in one process: one a line, a name then its options; with --out, "
@@ -65,6 +68,8 @@ DriverOptions read_driver_options(const ArgParser& args, const std::vector<std::
     o.tolerance = args.number("tolerance", 0, 1e9);
     o.time_limit = args.number("time-limit", 0.1, 86400);
     o.device = int(args.integer("device", 0, 1024));
+    if (!parse_launch_trace_mode(args.text("launch-trace"), o.launch_trace))
+        fail(exit_code::bad_usage, "--launch-trace must be auto, required or off, got '" + args.text("launch-trace") + "'");
     o.out_dir = args.text("out");
     o.cases_file = args.text("cases");
     o.write_bounds = args.is_set("write-bounds");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "launch_trace.hpp"
 
 enum class CheckMode { automatic, full, sample, none };
 
@@ -30,6 +31,8 @@ struct DriverOptions {
     double tolerance = 1;     // allowed error, in multiples of the reference's bound
     double time_limit = driver_defaults::time_limit;  // seconds a part's kernels may run before they are stopped
     int device = 0;
+    // --launch-trace: whether every launch is counted through CUPTI (launch_trace.hpp).
+    LaunchTraceMode launch_trace = LaunchTraceMode::automatic;
     std::string out_dir;      // --out: results.tsv and each part's output (the grader's channel)
     bool write_bounds = false, no_yardstick = false, csv = false, csv_header = false;
     // --reference-outputs: every part's output is the CPU reference's answer, with its bound;

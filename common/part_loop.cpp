@@ -14,6 +14,7 @@
 #include "fail.hpp"
 #include "gpu_timer.hpp"
 #include "kept_runs.hpp"
+#include "launch_trace.hpp"
 #include "launcher.cuh"
 #include "os_random.hpp"
 #include "run_report.hpp"
@@ -160,6 +161,7 @@ private:
                               " the part is given, and may not be moved onto them: a CPU part runs on exactly --threads "
                               "CPUs",
                           is_yardstick);
+        const LaunchCounts launches_before = counted_launches();
         launcher_.forget_launches();
         prepare(name, part, o_.data_seed);
         try {
@@ -172,6 +174,10 @@ private:
             return finish(row, PartStatus::error, std::string("the part threw an exception: ") + error.what(), is_yardstick);
         }
         const std::vector<LaunchConfig> launches = launcher_.launches();
+        if (std::string problem = unseen_launches(part, is_yardstick, launches_before); !problem.empty()) {
+            wait_for_device(row);
+            return finish(row, PartStatus::error, problem, false);
+        }
         if (!is_yardstick) {
             if (launches.empty()) return finish(row, PartStatus::not_implemented, "", false);
             row.block = block_text(launches);
@@ -210,6 +216,9 @@ private:
                 return finish(row, PartStatus::error, std::string("the part threw an exception when run again: ") + error.what(),
                               is_yardstick);
             }
+            // Launches around the launcher only in the runs after the checked one count the same.
+            if (std::string problem = unseen_launches(part, is_yardstick, launches_before); !problem.empty())
+                return finish(row, PartStatus::error, problem, false);
             launcher_.forget_launches();
             row.timed = true;
             row.median_ms = median(times);
@@ -260,8 +269,30 @@ private:
         return part.checked && !is_yardstick && !o_.write_bounds;
     }
 
+    // What the launch trace (launch_trace.hpp: every launch, however spelled) saw of a part's runs
+    // since `before` that the launcher did not, as the part's error, or "": a CPU part may launch
+    // nothing, a GPU part no kernel around its launcher (launch(...) checks each against the GPU's
+    // limits and records it for the lab's rules). Yardsticks are the driver's own.
+    std::string unseen_launches(const PartRun& part, bool is_yardstick, const LaunchCounts& before) const {
+        if (is_yardstick) return "";
+        const LaunchCounts now = counted_launches();
+        const uint64_t kernels = now.kernels - before.kernels, all = now.total() - before.total();
+        if (part.host_timed && all > 0)
+            return "a CPU part launched a GPU kernel (" + std::to_string(all) +
+                   " launches, seen by the launch trace): it must do its work on the host, on the CPUs it is given";
+        uint64_t recorded = 0;
+        for (const LaunchConfig& c : launcher_.launches()) recorded += c.block.x != 0;
+        if (!part.host_timed && kernels > recorded)
+            return "the part launched " + std::to_string(kernels - recorded) + " of its " + std::to_string(kernels) +
+                   " kernels around the launcher (with <<< >>>, a cooperative or graph launch, or the driver API): "
+                   "launch every kernel with launch(kernel, grid, block, bytes, args...), which checks it against the "
+                   "GPU's limits and records it";
+        return "";
+    }
+
     // Before every run, timed or not: the run's inputs (from `seed`), the outputs poisoned.
     void prepare(const std::string& name, const PartRun& part, uint64_t seed) {
+        TrustedLaunches driver_work;  // the driver's own kernels (poison, inputs) are no part's launches
         case_.poison(part.output, stream_);
         case_.load_inputs(name, seed, stream_);
     }

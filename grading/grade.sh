@@ -182,6 +182,11 @@ build_tools() {
     GRADER=$BUILD/bin/grader
     # Every sandboxed command, and the reference's runs, under it (grading/affinity_guard.cpp).
     AFFINITY_GUARD=$BUILD/bin/affinity-guard
+    # What every driver process the grader starts is told, the reference's and the students':
+    # see every launch through CUPTI, and stop where it cannot (common/launch_trace.hpp); a
+    # student's self-check traces them where the student's toolkit has CUPTI.
+    DRIVER_ARGS=(--launch-trace required)
+    [[ $SELF_CHECK == yes ]] && DRIVER_ARGS=(--launch-trace auto)
     if [[ $SLURM == task || $SLURM == collect ]]; then
         [[ -x $GRADER && -x $AFFINITY_GUARD ]] || die "$GRADER is missing: the run with --slurm builds it"  # no build races
     else
@@ -558,7 +563,7 @@ write_reference_times() {
     gpu_assumed && die "--reference-times times a real GPU, not GRADE_ASSUME_GPU" 2
     local lab gpu=${GPU_IDS[0]} public t dest partial
     declare -gA TEMPLATE=() REFERENCE_BIN=() REFERENCE_KEY=()
-    REFERENCE_ARGS=()
+    REFERENCE_ARGS=("${DRIVER_ARGS[@]}")
     for lab in "${LABS[@]}"; do
         public=${ROUND_CASES[$lab/public-timed]}
         [[ -n $public ]] || { say "$lab has no public performance case: nothing to time"; continue; }
@@ -684,8 +689,8 @@ main() {
     select_students
     declare -gA TEMPLATE=() REFERENCE_BIN=() REFERENCE_KEY=()
     OUTPUTS_AHEAD=()
-    REFERENCE_ARGS=()
-    [[ $SELF_CHECK == yes ]] && REFERENCE_ARGS=(--reference-outputs)
+    REFERENCE_ARGS=("${DRIVER_ARGS[@]}")
+    [[ $SELF_CHECK == yes ]] && REFERENCE_ARGS+=(--reference-outputs)
     local lab
     make_reference_outputs_ahead
     if ((${#OUTPUTS_AHEAD[@]})); then

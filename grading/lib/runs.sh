@@ -144,7 +144,7 @@ run_batch() {
     "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$run/sandbox.tsv" --stdout "$run/stdout.txt" \
         --stderr "$run/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" ${cpus:+--cpus "$cpus"} \
         --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
-        "./build/bin/$lab-graded" --cases cases.txt --out run-out
+        "./build/bin/$lab-graded" "${DRIVER_ARGS[@]}" --cases cases.txt --out run-out
     after_run "$run/sandbox.tsv" "$what" "" "$kind"
     trim_logs "$run/stdout.txt" "$run/stderr.txt"
     # Each case's evidence: the process's end and logs, and the plain files it wrote for the case.
@@ -217,7 +217,7 @@ run_sanitizers() {
         "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$evidence/sandbox.tsv" --stdout "$evidence/log.txt" \
             --stderr "$evidence/log.txt" --wall "$wall" --cpu $((4 * wall)) --nproc 256 \
             --fsize "$OUTPUT_LIMIT" --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
-            bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh --as-graded "$tool" "./build/bin/$lab-graded" --cases cases.txt --out run-out
+            bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh --as-graded "$tool" "./build/bin/$lab-graded" "${DRIVER_ARGS[@]}" --cases cases.txt --out run-out
         after_run "$evidence/sandbox.tsv" "sanitize $student $lab $tool" "$evidence/log.txt"
         trim_logs "$evidence/log.txt"
         rm -rf -- "$box"
