@@ -33,8 +33,9 @@ struct GpuTiming {
 // synchronise). After each timed run the stream is waited for, and `ended(index)` is called with
 // the GPU idle, before anything of the next run is put on it: the driver decides there whether
 // that run's output is kept for the check (kept_runs.hpp), when no code of the part can run.
-// Each timed run then starts from an idle GPU: a short hold (stream_hold.hpp) keeps the GPU busy
-// while its start event and launches are queued, so no gap of the host's is timed.
+// Each timed run then starts from an idle GPU: a short hold (stream_hold.hpp), the last thing
+// before its start event, keeps the GPU busy while the event and the run's launches are queued,
+// so no gap of the host's is timed.
 template <typename Prepare, typename Enqueue, typename Ended>
 GpuTiming time_on_gpu(Prepare&& prepare, Enqueue&& enqueue, Ended&& ended, cudaStream_t stream,
                       const RunSchedule& schedule, double limit_seconds) {
@@ -50,8 +51,8 @@ GpuTiming time_on_gpu(Prepare&& prepare, Enqueue&& enqueue, Ended&& ended, cudaS
     for (cudaEvent_t& e : marks) CUDA_CHECK(cudaEventCreate(&e));
     for (int i = 0; i < schedule.reps && timing.error == cudaSuccess; ++i) {
         uint64_t index = schedule.timed_index(i);
-        hold_stream(stream, timed_run_hold_us);
         prepare(index);
+        hold_stream(stream, timed_run_hold_us);
         CUDA_CHECK(cudaEventRecord(marks[2 * i], stream));
         enqueue();
         CUDA_CHECK(cudaEventRecord(marks[2 * i + 1], stream));

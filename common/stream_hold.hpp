@@ -1,8 +1,8 @@
-// A few microseconds of nothing on a stream, before a timed run's untimed preparation, so that
-// the GPU is still busy when the run's start event and its first launch arrive. Every timed run
-// starts from an idle GPU (the driver waits for each to end before it decides whether to keep
-// its output: common/kept_runs.hpp); without this, a preparation shorter than the host's time to
-// record the event and launch would leave that gap inside the run's time.
+// A few microseconds of nothing on a stream, between a timed run's untimed preparation and its
+// start event, so that the GPU is still busy when the event and the run's first launch arrive.
+// Every timed run starts from an idle GPU (the driver waits for each to end before it decides
+// whether to keep its output: common/kept_runs.hpp); without this, a preparation that ends
+// before the host has recorded the event and launched would leave that gap inside the run's time.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -10,5 +10,5 @@
 void hold_stream(cudaStream_t stream, unsigned microseconds);
 
 // The hold before every timed run: longer than recording an event and a launch or two take
-// on the host (a few microseconds each), short beside the preparation it precedes.
+// on the host (a few microseconds each), short beside the preparation before it.
 constexpr unsigned timed_run_hold_us = 20;
