@@ -131,7 +131,7 @@ check "good: the sanitizers run every part" test "$(sanitized_parts good memchec
 # The sanitizer's process has exactly a graded process's arguments (--cases, --out): a program
 # cannot tell it is watched from its command line (grading/lib/runs.sh, run_sanitizers).
 check "good: the sanitizer runs the program with a graded run's arguments" \
-    grep -qx 'program: ./build/bin/labcpu-graded --cases cases.txt --out run-out' "$out/students/good/labcpu/sanitize/memcheck/log.txt"
+    grep -qx 'program: ./build/bin/labcpu-graded --launch-trace required --cases cases.txt --out run-out' "$out/students/good/labcpu/sanitize/memcheck/log.txt"
 check "endless-b: the sanitizers finish and find nothing" \
     test "$(grep -c 'message=[a-z]*: no errors on case small' "$out/students/endless-b/labcpu/score.tsv")" == 2
 check "endless-b: nothing is left unrun for the budget" bash -c "! grep -q 'run-time budget' '$out/students/endless-b/labcpu/score.tsv'"
