@@ -132,7 +132,7 @@ check_binary_in_sandbox() {
 # solution to find wrong (its reference answers are the CPU reference's): none.
 check_reference_on_fresh_inputs() {
     [[ ${SELF_CHECK:-no} == yes ]] && return 0
-    make_checked_run_references_side_by_side probe_runs "$@"
+    make_checked_run_references_side_by_side probe_runs "the reference on fresh inputs" "$@"
 }
 probe_runs() {
     "$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$1" --reference "${REFERENCE_DIR[$1]}" --probe "$SAMPLE_SEED"
@@ -143,7 +143,7 @@ probe_runs() {
 # both), and a student of the lab is scored once they are made (make_checked_run_references
 # waits for the lab's lock, which this holds).
 make_class_checked_run_references() {
-    make_checked_run_references_side_by_side class_checked_runs "$@"
+    make_checked_run_references_side_by_side class_checked_runs "reference outputs of checked timed runs" "$@"
 }
 class_checked_runs() {
     local item student lab
@@ -155,22 +155,23 @@ class_checked_runs() {
     done | sort -u
     return "${PIPESTATUS[0]}"
 }
-# make_checked_run_references_side_by_side LISTER LAB...: the references LISTER LAB names
-# (CASE/SEED/PART lines), for every LAB, made side_by_side_runs reference runs at once, the labs'
-# lines sharing them: one lab's last line holds up no other lab's first (eight labs one after
-# another took 81 s, most ending on a few runs still busy). Each lab's lock is held throughout
-# (lock_labs): a Slurm task beside makes none of the same, and a student of the lab is scored
-# only once they are made. What a side-by-side run could not make (a GPU too small for so many
-# at once) is made again by one run alone; a run that fails then stops the grading.
+# make_checked_run_references_side_by_side LISTER WHAT LAB...: the references LISTER LAB names
+# (CASE/SEED/PART lines; WHAT says what they are, on screen), for every LAB, made
+# side_by_side_runs reference runs at once, the labs' lines sharing them: one lab's last line
+# holds up no other lab's first (eight labs one after another took 81 s, most ending on a few
+# runs still busy). Each lab's lock is held throughout (lock_labs): a Slurm task beside makes
+# none of the same, and a student of the lab is scored only once they are made. What a
+# side-by-side run could not make (a GPU too small for so many at once) is made again by one run
+# alone; a run that fails then stops the grading.
 make_checked_run_references_side_by_side() {
-    local lister=$1 lab needed lines=() labs=() LAB_LOCKS=()
+    local lister=$1 what=$2 lab needed lines=() labs=() LAB_LOCKS=()
     local -A needed_of=()
-    shift
+    shift 2
     lock_labs "$@"
     for lab in "$@"; do
         needed=$("$lister" "$lab") || die "grader checked-runs failed for $lab"
         [[ -z $needed ]] && continue
-        say "  reference outputs of checked timed runs: $lab, $(wc -l <<<"$needed")"
+        say "  $what: $lab, $(wc -l <<<"$needed")"
         labs+=("$lab")
         needed_of[$lab]=$needed
         mapfile -t -O "${#lines[@]}" lines < <(sed "s/^/$lab\t/" <<<"$needed")
