@@ -17,7 +17,7 @@
 
 struct KeptRun {
     uint64_t index = 0;  // the run's index (run_schedule.hpp)
-    uint64_t seed = 0;   // the seed its inputs were drawn from: the grader's reference replays it
+    uint64_t seed = 0;   // what its inputs were drawn from: the grader's reference replays it
     OutputArray output;
 };
 

@@ -130,11 +130,11 @@ public:
     virtual void poison(const std::string& output, cudaStream_t stream) = 0;
     // Puts in place the inputs drawn from `seed` for a run of `part` (a part's or a yardstick's
     // name), on the stream, before the run's start event, so it is never timed. Every run
-    // computes on inputs of its own: the checked run on the case's (--seed, or --data-seed's),
+    // computes on inputs of its own: the checked run on the case's (from --seed, or --data-seed),
     // every warm-up and timed run on a seed the driver draws from the operating system as it
     // calls this (part_loop.hpp), so that no run's inputs can be known before it: a result kept
     // from an earlier run is no answer to a later one, and the grader's reference run
-    // (--data-seed) makes the same inputs again. The data comes from the seed alone (SeededRandom,
+    // (--data-seed) makes the same inputs again. The data comes from `seed` alone (SeededRandom,
     // random_data.hpp; the GPU draws them, random_fill.hpp), except where the case's own data is
     // the checked run's (lab 3's graph file: `seed` is then the case's --seed). Here a lab also
     // clears any buffer of its own that would hold the part's answer while it runs (lab 2: A

@@ -29,7 +29,7 @@ struct KeptRunNamed {
 
 // The kept timed runs a part's record names, when they are what a driver keeps: two distinct
 // timed runs of the part on the case (one when it has one timed run, none when none), each with
-// the seed of its inputs, the seeds distinct. Otherwise (`valid` false), none: scoring says the
+// the seed of its inputs, no two seeds alike. Otherwise (`valid` false), none: scoring says the
 // record does not show the work was done in every run, and no reference is made for it, so a
 // forged record cannot make grade.sh run the reference on inputs of its choosing.
 struct KeptRunsNamed {

@@ -9,7 +9,8 @@
 #   timings: the performance cases again on each GPU, several times through this grading run,
 #            for the curve (runs.sh, reference_timed_on);
 #   checked timed runs: the outputs of the timed runs a student's driver kept, on the same
-#            inputs (--data-seed: the seed the run drew), each made before the student is scored;
+#            inputs (--data-seed: what the run drew them from), each made before the student
+#            is scored;
 #            first, one run of each part on each case on fresh inputs, to find a reference
 #            solution that is wrong there before any run is timed.
 

@@ -1,6 +1,6 @@
 // Which timed runs keep their outputs for the check (common/kept_runs.hpp): two, each decided
 // once its run has ended, every run equally likely to end among them; only the kept are
-// fetched; and the seeds drawn for the runs' inputs (common/os_random.hpp).
+// fetched; and the runs' input seeds, drawn from the OS (common/os_random.hpp).
 #include <algorithm>
 #include <set>
 #include <vector>

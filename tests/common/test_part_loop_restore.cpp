@@ -36,7 +36,7 @@ struct Counts {
 Counts counts;
 bool keep_first_result = false;  // the part computes once and hands its first sum in ever after
 
-// The four values drawn from `seed`: 1 2 3 4, shifted by a whole number from the seed (below
+// The four values drawn from `seed`: 1 2 3 4, shifted by a whole number from `seed` (below
 // 2^20, so that every sum is exact).
 double shift_of(uint64_t seed) { return double(seed % (1u << 20)); }
 std::vector<double> inputs_of(uint64_t seed) {

@@ -4,8 +4,8 @@
 # of 8 words with the lab's handout (its question's own text aside) or its student files. A
 # failure names the file and line where the words stand, the lab, the question and the words;
 # move the explanation out of the student's copy, or, where the answer only cites it, cite it by
-# its section (or in quotes) instead of copying it. The reading is tests/scripts/lib/handouts.py's
-# (its comment on ANSWER_RUN says what is compared). Withheld from the student tarball, which
+# its section (or in quotes) instead of copying it. The reading is
+# tests/scripts/lib/handout_answers.py's (its comment on ANSWER_RUN says what is compared). Withheld from the student tarball, which
 # has no instructor guides.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -38,7 +38,7 @@ cat >"$work/handouts/instructor/lab9.md" <<'MD'
 2. **The end.** The last block is partial whenever the block size does not divide the number of
    elements.
 MD
-said=$(cd "$work" && python3 "$OLDPWD/tests/scripts/lib/handouts.py" answers lab9)
+said=$(cd "$work" && python3 "$OLDPWD/tests/scripts/lib/handout_answers.py" lab9)
 if [[ $said != *"handouts/lab9-test.md:3: lab9, question 2:"*"the last block is partial whenever the block size does not divide"* ]]; then
     echo "FAIL  an answer copied from the handout is not reported (it said: ${said:-nothing})"; failed=1
 fi
@@ -49,7 +49,7 @@ fi
 checked=0
 for guide in handouts/instructor/lab*.md; do
     lab=$(basename "$guide" .md)
-    python3 tests/scripts/lib/handouts.py answers "$lab" || failed=1
+    python3 tests/scripts/lib/handout_answers.py "$lab" || failed=1
     checked=$((checked + 1))
 done
 echo "$checked instructor guides' answers compared with the students' copies"
