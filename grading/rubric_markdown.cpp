@@ -203,6 +203,22 @@ std::string total_sentence(const LabPlan& plan) {
     return wrapped(out + "; a lab's total never goes below zero.");
 }
 
+// How a student sees these numbers before handing in: make LAB-check (grading/self-check.sh),
+// said once here rather than in every handout.
+std::string self_check_paragraph(const LabPlan& plan) {
+    return wrapped("Before you submit, run **`make " + plan.lab +
+                   "-check`**: it grades your files as the grader will, with the same build, checks, sandbox and "
+                   "checker, on every public case and the sanitizer case, and prints the points each part earns "
+                   "there, each failing case with the grader's message, the sanitizer's verdict and how many hidden "
+                   "cases remain (they run only at grading). Your copy has no reference solution, so it compares "
+                   "your outputs with the CPU reference's answers, within the same tolerance; your times are "
+                   "compared with the reference's measured on the same GPU model where the course ships them "
+                   "(otherwise those points are \"timed at grading\"). The cases need an NVIDIA GPU: on a machine "
+                   "without one it still builds your files as the grader does and makes its static checks (the "
+                   "forbidden APIs, symbols and headers), prints what they found, and says that the cases did not "
+                   "run.");
+}
+
 }  // namespace
 
 std::string rubric_begin_marker(const std::string& lab) {
@@ -211,7 +227,7 @@ std::string rubric_begin_marker(const std::string& lab) {
 
 std::string rubric_markdown(const LabPlan& plan) {
     return rubric_begin_marker(plan.lab) + "\n" + cases_table(plan) + "\n" + parts_table(plan) + "\n" + sanitizer_sentence(plan) +
-           "\n" + total_sentence(plan) + rubric_end_marker + "\n";
+           "\n" + total_sentence(plan) + "\n" + self_check_paragraph(plan) + rubric_end_marker + "\n";
 }
 
 int cmd_rubric(int argc, char** argv) {
