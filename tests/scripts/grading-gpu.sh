@@ -13,7 +13,8 @@
 #   CLASS=quick (make test's) grades the variants whose expect file says `make_test = yes`:
 #   every lab's solution and starter, every variant whose expectation is about speed, and one
 #   variant of each of the grader's mechanisms (a time limit that stops a part and retires it,
-#   a kept result, each sanitizer tool, a refused symbol): 35 of the 91. CLASS=full (make
+#   a kept result, each sanitizer tool, a refused symbol, the affinity guard, the launch trace):
+#   39 of the 98. CLASS=full (make
 #   grading-gpu-test, before a term) grades all of them. On one GPU the timed runs go one
 #   student at a time, so the class's size sets the time: the full class took 1,111 s of an
 #   H200, the timed round alone 498 s.
