@@ -158,17 +158,18 @@ TEST_CASE("the diameter: the largest entry below FW_INF, 0 when nothing is reach
     CHECK(diameter_cpu(d.data(), 0) == 0);
 }
 
-TEST_CASE("the lab declares its parts in the manifest's order, relaxations/s and GB/s, three yardsticks", "[lab3]") {
+TEST_CASE("the lab declares its parts in the manifest's order, relaxations/s and GB/s, four yardsticks", "[lab3]") {
     LabInfo lab = lab3();
     CHECK(lab.name == "lab3");
     CHECK(lab.parts == std::vector<std::string>{"fw_1d", "fw_2d", "fw_blocked", "diameter"});
     REQUIRE(lab.metrics.size() == 2);
     CHECK(lab.metrics[0].csv_name == "grelax");
     CHECK(lab.metrics[1].csv_name == "gbps");
-    REQUIRE(lab.yardsticks.size() == 3);
+    REQUIRE(lab.yardsticks.size() == 4);
     CHECK(lab.yardsticks[0].name == "cpu");
     CHECK(lab.yardsticks[1].name == "trusted_2d");
-    CHECK(lab.yardsticks[2].name == "cpu_diameter");
+    CHECK(lab.yardsticks[2].name == "minplus_limit");  // the ceiling of fw_blocked's rate
+    CHECK(lab.yardsticks[3].name == "cpu_diameter");
     CHECK(lab.host_parts.empty());  // every part is a kernel: no GPU, no run
 }
 
