@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <tuple>
 
 #include <sys/stat.h>
 
@@ -90,6 +91,28 @@ void read_sparse_output(std::istream& in, const std::string& path, unsigned long
     }
 }
 
+// The body of a sparse file (has_bound 2): k, then k records of the position, the value as
+// dtype and the f64 bound, record_at(i) giving the i-th {position, value, bound}.
+template <class RecordAt>
+void write_sparse_body(std::ostream& out, DType dtype, uint64_t k, RecordAt record_at) {
+    const size_t width = dtype_size(dtype), record = 8 + width + 8;
+    out.write(reinterpret_cast<const char*>(&k), sizeof k);
+    std::vector<char> raw(k * record);
+    for (uint64_t i = 0; i < k; ++i) {
+        char* p = raw.data() + i * record;
+        const auto [position, value, bound] = record_at(i);
+        const uint64_t at = position;
+        std::memcpy(p, &at, 8);
+        store_element(dtype, value, p + 8);
+        std::memcpy(p + 8 + width, &bound, 8);
+    }
+    out.write(raw.data(), std::streamsize(raw.size()));
+}
+
+std::string output_header(DType dtype, uint64_t count, int has_bound) {
+    return "labout 1 " + std::string(dtype_name(dtype)) + ' ' + std::to_string(count) + ' ' + std::to_string(has_bound) + '\n';
+}
+
 }  // namespace
 
 void write_output_array(const std::string& path, const OutputArray& array) {
@@ -105,28 +128,38 @@ void write_output_array(const std::string& path, const OutputArray& array) {
     const bool sparse = !array.bound.empty() && bounded.size() * (8 + width + 8) < array.values.size() * (width + 8);
     AtomicFile file(path);
     std::ostream& out = file.stream();
-    out << "labout 1 " << dtype_name(array.dtype) << ' ' << array.values.size() << ' '
-        << (sparse ? 2 : array.bound.empty() ? 0 : 1) << '\n';
-    std::vector<char> raw;
+    out << output_header(array.dtype, array.values.size(), sparse ? 2 : array.bound.empty() ? 0 : 1);
     if (sparse) {
-        const uint64_t k = bounded.size();
-        out.write(reinterpret_cast<const char*>(&k), sizeof k);
-        raw.resize(bounded.size() * (8 + width + 8));
-        char* p = raw.data();
-        for (size_t i : bounded) {
-            const uint64_t position = i;
-            std::memcpy(p, &position, 8);
-            store_element(array.dtype, array.values[i], p + 8);
-            std::memcpy(p + 8 + width, &array.bound[i], 8);
-            p += 8 + width + 8;
-        }
-        out.write(raw.data(), std::streamsize(raw.size()));
+        write_sparse_body(out, array.dtype, bounded.size(), [&](uint64_t i) {
+            return std::tuple<uint64_t, double, double>{bounded[i], array.values[bounded[i]], array.bound[bounded[i]]};
+        });
     } else {
-        raw.resize(array.values.size() * width);
+        std::vector<char> raw(array.values.size() * width);
         for (size_t i = 0; i < array.values.size(); ++i) store_element(array.dtype, array.values[i], raw.data() + i * width);
         out.write(raw.data(), std::streamsize(raw.size()));
         out.write(reinterpret_cast<const char*>(array.bound.data()), std::streamsize(array.bound.size() * sizeof(double)));
     }
+    file.commit();
+}
+
+uint64_t sparse_output_bytes(DType dtype, uint64_t count, uint64_t k) {
+    return output_header(dtype, count, 2).size() + 8 + k * (8 + dtype_size(dtype) + 8);
+}
+
+void write_sparse_output(const std::string& path, DType dtype, uint64_t count, const std::vector<uint64_t>& positions,
+                         const std::vector<double>& values) {
+    if (values.size() != positions.size())
+        throw std::runtime_error("cannot write " + path + ": " + std::to_string(values.size()) + " values for " +
+                                 std::to_string(positions.size()) + " positions");
+    for (size_t i = 0; i < positions.size(); ++i)
+        if (positions[i] >= count || (i > 0 && positions[i] <= positions[i - 1]))
+            throw std::runtime_error("cannot write " + path + ": position " + std::to_string(positions[i]) + " is out of place");
+    AtomicFile file(path);
+    file.stream() << output_header(dtype, count, 2);
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    write_sparse_body(file.stream(), dtype, positions.size(), [&](uint64_t i) {
+        return std::tuple<uint64_t, double, double>{positions[i], values[i], none};
+    });
     file.commit();
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "checked_positions.hpp"
 #include "output_sample.hpp"
 #include "random_data.hpp"
 #include "scoring.hpp"
@@ -94,8 +95,16 @@ std::vector<std::string> keep_checked_run_samples(const LabPlan& plan, const std
         if (problem.empty() && whole.values.empty()) problem = "the reference run sat the part out: nothing to sample";
         try {
             if (problem.empty()) {
-                OutputSample sample = sample_output(whole, at_most, seed);
-                if (sample.positions.empty()) throw std::runtime_error("the reference output bounds no element");
+                // At the positions of the part's first sample: those its students' kept runs are
+                // reduced to (checked_positions.hpp).
+                const std::string positions_file = fs::path(reference) / checked_positions_file(case_name, part);
+                std::optional<CheckedPositions> positions = read_checked_positions(positions_file);
+                if (!positions) {
+                    OutputSample drawn = sample_output(whole, at_most, seed);
+                    if (drawn.positions.empty()) throw std::runtime_error("the reference output bounds no element");
+                    positions = keep_checked_positions(positions_file, positions_of(drawn));
+                }
+                OutputSample sample = sample_at(whole, *positions);
                 const fs::path kept = fs::path(reference) / checked_run_sample(case_name, part, input_seed);
                 fs::create_directories(kept.parent_path());
                 write_output_sample(kept.string(), sample);

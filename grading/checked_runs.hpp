@@ -3,8 +3,9 @@
 // them with the seeds of their inputs, which it drew from the operating system as each run began
 // (grading/FORMATS.md): no two students' runs share inputs, so each kept run has a reference of
 // its own. grade.sh runs the reference solution on the same inputs (--data-seed) and keeps a
-// sample of its output as <reference>/<case>/seed<S>/out/<part>.sample, which scoring compares
-// the student's output with.
+// sample of its output as <reference>/<case>/seed<S>/out/<part>.sample, at the positions the
+// student's kept output was reduced to as its process ended (checked_positions.hpp), which
+// scoring compares it with.
 #pragma once
 #include <cstdint>
 #include <set>
@@ -56,9 +57,11 @@ std::set<CheckedRun> reference_probe_runs(const LabPlan& plan, const std::string
 
 // Keeps the reference's output of each of `runs`, made into WORK by a run of
 // make_checked_run_cases_file's lines (WORK/<checked_run_name>/results.tsv and the output), as a
-// sample under REFERENCE (checked_run_sample): at most `at_most` positions among those the run
-// bounded, drawn from the secret seed. Each is checked first, in the same read, as a reference
-// run with bounds. Returns what is wrong, a line for each run it could not keep.
+// sample under REFERENCE (checked_run_sample), at the part's checked positions on the case
+// (checked_positions.hpp): the first sample of the part draws them, at most `at_most` among those
+// the run bounded, from the secret seed, and every later one takes them. Each is checked first,
+// in the same read, as a reference run with bounds. Returns what is wrong, a line for each run it
+// could not keep.
 std::vector<std::string> keep_checked_run_samples(const LabPlan& plan, const std::vector<CheckedRun>& runs,
                                                   const std::string& work, const std::string& reference,
                                                   uint64_t seed, size_t at_most = 65536);

@@ -517,35 +517,43 @@ int cmd_checked_runs(int argc, char** argv) {
     return 0;
 }
 
-// The outputs of a student's runs checked as the runs end, and their arrays removed
+// The outputs of a student's runs checked as the runs end, and their arrays removed, those of
+// the checked timed runs still waiting for their references reduced to their samples
 // (output_verdicts.hpp): what scoring compares, kept as verdicts beside each run.
 int cmd_check_outputs(int argc, char** argv) {
     ArgParser args("grader check-outputs",
-                   "Checks the outputs of a student's runs against the reference, keeps the verdicts and removes the arrays.");
+                   "Checks the outputs of a student's runs against the reference, keeps the verdicts, reduces the checked "
+                   "timed runs still waiting for their references to their samples and removes the other arrays.");
     lab_options(args);
     args.option("dir", "DIR", "", "the student's folder for this lab");
     args.option("cases", "LIST", "", "the cases whose runs to check, blank-separated (default: every case)");
     args.option("reference", "DIR", "", "the reference outputs, a folder per case");
-    args.flag("keep", "keep the arrays (GRADE_KEEP_WORK=1)");
+    args.flag("keep", "keep the arrays checked (GRADE_KEEP_WORK=1); a checked timed run is reduced all the same");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
     std::vector<std::string> names = split_words(args.text("cases"));
     if (names.empty())
         for (const CasePlan& c : plan.cases) names.push_back(c.name);
-    size_t verdicts = 0;
+    OutputsChecked all;
     try {
         for (const std::string& name : names) {
             const CasePlan* c = plan.find_case(name);
             if (!c) fail(exit_code::bad_usage, "no case " + name + " in " + plan.lab);
             std::error_code error;
-            for (const auto& run : std::filesystem::directory_iterator(args.text("dir") + "/runs/" + name, error))
-                if (run.is_directory())
-                    verdicts += check_run_outputs(plan, *c, run.path().string(), args.text("reference"), args.is_set("keep"));
+            for (const auto& run : std::filesystem::directory_iterator(args.text("dir") + "/runs/" + name, error)) {
+                if (!run.is_directory()) continue;
+                OutputsChecked one = check_run_outputs(plan, *c, run.path().string(), args.text("reference"), args.is_set("keep"));
+                all.verdicts += one.verdicts;
+                all.reduced += one.reduced;
+                all.unreduced += one.unreduced;
+            }
         }
     } catch (const std::exception& e) {
         fail(exit_code::io_error, "cannot check the outputs in " + args.text("dir") + ": " + e.what());
     }
-    std::printf("%zu outputs checked\n", verdicts);
+    // grading/lib/runs.sh reads the last number: kept runs to reduce once their positions are drawn.
+    std::printf("%zu outputs checked, %zu checked timed runs reduced to their samples, %zu waiting for their positions\n",
+                all.verdicts, all.reduced, all.unreduced);
     return 0;
 }
 

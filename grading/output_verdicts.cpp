@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include <utility>
 
 #include "atomic_file.hpp"
+#include "checked_positions.hpp"
 #include "checked_runs.hpp"
 #include "output_sample.hpp"
 
@@ -65,6 +67,31 @@ OutputVerdict check_files(const RunEvidence& run, const std::string& output, con
                                 : check_output_files(student, trusted, tolerance);
 }
 
+// work(i) for every i below n, a few at a time: the round of timed runs waits for this, and
+// each check or reduction of a large output is a second of reading on one core. The last
+// exception thrown (a reference that cannot be read, a reduction that cannot be written: the
+// grader's fault) is thrown again once all have ended.
+template <class Work>
+void a_few_at_a_time(size_t n, Work work) {
+    std::atomic<size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failure_lock;
+    auto worker = [&] {
+        for (size_t i; (i = next++) < n;) {
+            try {
+                work(i);
+            } catch (...) {
+                std::lock_guard<std::mutex> hold(failure_lock);
+                failure = std::current_exception();
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < std::min(kThreads, n); ++t) threads.emplace_back(worker);
+    for (std::thread& t : threads) t.join();
+    if (failure) std::rethrow_exception(failure);
+}
+
 }  // namespace
 
 OutputVerdict output_verdict(const RunEvidence& run, const std::string& output, const std::string& reference_dir,
@@ -74,8 +101,8 @@ OutputVerdict output_verdict(const RunEvidence& run, const std::string& output, 
     return found != kept.end() ? found->second : check_files(run, output, reference_dir, reference, tolerance);
 }
 
-size_t check_run_outputs(const LabPlan& plan, const CasePlan& c, const std::string& run_dir,
-                         const std::string& reference_dir, bool keep_outputs) {
+OutputsChecked check_run_outputs(const LabPlan& plan, const CasePlan& c, const std::string& run_dir,
+                                 const std::string& reference_dir, bool keep_outputs) {
     const std::vector<std::string> parts = plan.part_names();
     const RunEvidence run = read_run(run_dir, parts);
     const RunEvidence reference = read_run(reference_dir + "/" + c.name, parts);
@@ -86,6 +113,9 @@ size_t check_run_outputs(const LabPlan& plan, const CasePlan& c, const std::stri
     std::map<VerdictKey, OutputVerdict> verdicts = read_verdicts(run_dir);
     std::set<std::string> waiting;  // outputs whose reference sample is not made yet
     std::vector<VerdictKey> to_check;
+    // Those of the waiting whose positions are drawn, with them: reduced to their sample.
+    std::vector<std::pair<std::string, std::shared_ptr<const CheckedPositions>>> to_reduce;
+    OutputsChecked done;
     auto check = [&](const std::string& output, const std::string& reference_path) {
         if (!verdicts.count({output, reference_path})) to_check.push_back({output, reference_path});
     };
@@ -95,45 +125,46 @@ size_t check_run_outputs(const LabPlan& plan, const CasePlan& c, const std::stri
             ran->second.status != PartStatus::ran || ran->second.output.empty())
             continue;
         check(record.output, c.name + "/out/" + ran->second.output);
+        std::shared_ptr<const CheckedPositions> positions;  // the part's, read once
+        bool positions_read = false;
         for (const KeptRunNamed& kept : kept_runs_named(plan, c, part, record).runs) {
             std::string sample = checked_run_sample(c.name, part, kept.seed);
-            if (fs::exists(reference_dir + "/" + sample))
+            if (fs::exists(reference_dir + "/" + sample)) {
                 check(checked_run_file(part, kept.index), sample);
-            else
-                waiting.insert(checked_run_file(part, kept.index));
+                continue;
+            }
+            waiting.insert(checked_run_file(part, kept.index));
+            if (!positions_read) {
+                if (auto kept_positions = read_checked_positions(reference_dir + "/" + checked_positions_file(c.name, part)))
+                    positions = std::make_shared<const CheckedPositions>(std::move(*kept_positions));
+                positions_read = true;
+            }
+            if (positions) to_reduce.emplace_back(checked_run_file(part, kept.index), positions);
+            else ++done.unreduced;
         }
     }
     std::sort(to_check.begin(), to_check.end());
     to_check.erase(std::unique(to_check.begin(), to_check.end()), to_check.end());
-    // A few at a time: the round of timed runs waits for this, and each check of a large output
-    // is a second of reading and comparing on one core.
     std::vector<OutputVerdict> found(to_check.size());
-    std::atomic<size_t> next{0};
-    std::exception_ptr failure;
-    std::mutex failure_lock;
-    auto worker = [&] {
-        for (size_t i; (i = next++) < to_check.size();) {
-            try {
-                found[i] = check_files(run, to_check[i].first, reference_dir, to_check[i].second, c.tolerance);
-            } catch (...) {
-                std::lock_guard<std::mutex> hold(failure_lock);
-                failure = std::current_exception();
-            }
-        }
-    };
-    std::vector<std::thread> threads;
-    for (size_t t = 0; t < std::min<size_t>(kThreads, to_check.size()); ++t) threads.emplace_back(worker);
-    for (std::thread& t : threads) t.join();
-    if (failure) std::rethrow_exception(failure);  // a reference that cannot be read: the grader's fault
+    a_few_at_a_time(to_check.size(), [&](size_t i) {
+        found[i] = check_files(run, to_check[i].first, reference_dir, to_check[i].second, c.tolerance);
+    });
     for (size_t i = 0; i < to_check.size(); ++i) verdicts[to_check[i]] = found[i];
-    const size_t added = to_check.size();
-    if (added > 0) {
+    done.verdicts = to_check.size();
+    if (done.verdicts > 0) {
         AtomicFile file(run_dir + kVerdicts);
         for (const auto& [key, v] : verdicts)
             file.stream() << key.first << '\t' << key.second << '\t' << (v.pass ? 1 : 0) << '\t' << v.checked << '\t' << v.bad
                           << '\t' << one_line(v.reason) << '\n';
         file.commit();
     }
+    // The kept runs still waiting for their references, each reduced to what it will be compared
+    // at, whose positions its program never had, now that it has ended.
+    std::vector<char> reduced(to_reduce.size(), 0);
+    a_few_at_a_time(to_reduce.size(), [&](size_t i) {
+        reduced[i] = reduce_kept_output(run.output_dir + "/" + to_reduce[i].first, *to_reduce[i].second);
+    });
+    done.reduced = size_t(std::count(reduced.begin(), reduced.end(), 1));
     if (!keep_outputs) {
         std::error_code error;
         for (const fs::directory_entry& entry : fs::directory_iterator(run.output_dir, error)) {
@@ -141,5 +172,5 @@ size_t check_run_outputs(const LabPlan& plan, const CasePlan& c, const std::stri
             if (name != "results.tsv" && !waiting.count(name)) fs::remove(entry.path(), error);
         }
     }
-    return added;
+    return done;
 }

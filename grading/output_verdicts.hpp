@@ -24,9 +24,17 @@ OutputVerdict output_verdict(const RunEvidence& run, const std::string& output, 
 
 // Checks what scoring will compare in one run of case c: each part's output where the case's
 // reference ran the part, and its checked timed runs (those among the part's timed runs) whose
-// reference sample exists; adds the verdicts to the run's verdicts.tsv. Then, unless
-// keep_outputs, removes from out/ everything but results.tsv and the outputs still waiting for
-// a sample (made when the student is scored). Returns the number of verdicts added. Throws,
-// removing nothing, when the case's reference run or one of its outputs cannot be read.
-size_t check_run_outputs(const LabPlan& plan, const CasePlan& c, const std::string& run_dir,
-                         const std::string& reference_dir, bool keep_outputs);
+// reference sample exists; adds the verdicts to the run's verdicts.tsv. The checked timed runs
+// still waiting for their samples (made after the timed round, or when the student is scored)
+// are reduced to the positions those samples will be taken at, where they are drawn
+// (checked_positions.hpp; GRADE_KEEP_WORK too: the reduction is what the grader keeps of such a
+// run). Then, unless keep_outputs, removes from out/ everything but results.tsv and the outputs
+// still waiting. Throws, removing nothing, when the case's reference run or one of its outputs
+// cannot be read, or a reduction cannot be written.
+struct OutputsChecked {
+    size_t verdicts = 0;   // added to verdicts.tsv
+    size_t reduced = 0;    // checked timed runs reduced to their samples
+    size_t unreduced = 0;  // left whole: their positions were not drawn yet (grade.sh reduces them later)
+};
+OutputsChecked check_run_outputs(const LabPlan& plan, const CasePlan& c, const std::string& run_dir,
+                                 const std::string& reference_dir, bool keep_outputs);

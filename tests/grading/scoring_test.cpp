@@ -444,7 +444,7 @@ TEST_CASE("outputs checked as each run ends score the same, and their arrays are
     size_t checked = 0;
     for (const CasePlan& c : f.plan.cases)
         for (const auto& run : fs::directory_iterator(f.dir / ("lab/runs/" + c.name)))
-            checked += check_run_outputs(f.plan, c, run.path().string(), f.dir / "reference", false);
+            checked += check_run_outputs(f.plan, c, run.path().string(), f.dir / "reference", false).verdicts;
     CHECK(checked == 6);  // small: one and two, each with its timed run; big: one and its second timed run
     std::vector<std::string> left;
     for (const auto& file : fs::recursive_directory_iterator(f.dir / "lab/runs"))
@@ -483,10 +483,10 @@ TEST_CASE("checking outputs keeps them when asked, and removes nothing without t
         CHECK(!fs::exists(run + "/verdicts.tsv"));
     }
     SECTION("kept (GRADE_KEEP_WORK=1): the verdicts are written, the arrays stay") {
-        CHECK(check_run_outputs(f.plan, small, run, f.dir / "reference", true) == 4);
+        CHECK(check_run_outputs(f.plan, small, run, f.dir / "reference", true).verdicts == 4);
         CHECK(arrays() == 4);
         CHECK(fs::exists(run + "/verdicts.tsv"));
-        CHECK(check_run_outputs(f.plan, small, run, f.dir / "reference", false) == 0);  // nothing checked twice
+        CHECK(check_run_outputs(f.plan, small, run, f.dir / "reference", false).verdicts == 0);  // nothing checked twice
         CHECK(arrays() == 0);
     }
 }
