@@ -476,6 +476,8 @@ run_on_gpus() {
     for round in 1 2 3; do
         if ((round == 2)); then
             wait "$probes" || die "the reference solution could not be run on fresh inputs (the reason is above)"
+            # Round 1's kept runs that ended before that check drew their positions (runs.sh).
+            reduce_kept_runs_left
             wait_for_quiet_machine
         fi
         # The references of the timed runs the students' drivers kept, each run's on inputs of its

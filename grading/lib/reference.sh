@@ -120,17 +120,21 @@ check_binary_in_sandbox() {
 # of each part, decided as each run ends, and names them with the seeds of their inputs, drawn as
 # each run began: grading/FORMATS.md): the reference solution on the same inputs (`--data-seed S
 # --part P`), kept as a sample of at most 65536 positions drawn from SAMPLE_SEED, which no
-# student's process ever sees (grader keep-checked-runs). No two students' runs share inputs, so
-# each is made for the student whose record names it: those of the public cases for the whole
-# class at once after the timed round (make_class_checked_run_references), beside round 3, and
-# any still missing (a hidden case's) when the student is scored (make_checked_run_references).
+# student's process ever sees (grader keep-checked-runs). The first of a part's on a case draws
+# them, and the others take them (grading/checked_positions.hpp), as do the students' kept
+# outputs, reduced to them once their process has ended (runs.sh, check_outputs). No two
+# students' runs share inputs, so each is made for the student whose record names it: those of
+# the public cases for the whole class at once after the timed round
+# (make_class_checked_run_references), beside round 3, and any still missing (a hidden case's)
+# when the student is scored (make_checked_run_references).
 # Never beside a timed run.
 #
 # check_reference_on_fresh_inputs LAB...: before any run is timed, beside round 1, one run of each
 # part the reference ran on each case, on inputs of a seed drawn from SAMPLE_SEED (grader
 # checked-runs --probe): a reference solution right on the cases' own inputs and wrong on a timed
-# run's stops the grading before the timed runs, not after them. A self-check has no reference
-# solution to find wrong (its reference answers are the CPU reference's): none.
+# run's stops the grading before the timed runs, not after them; and the positions of every
+# part's samples are drawn. A self-check has no reference solution to find wrong (its reference
+# answers are the CPU reference's): none, and its kept runs stay whole until it is scored.
 check_reference_on_fresh_inputs() {
     [[ ${SELF_CHECK:-no} == yes ]] && return 0
     make_checked_run_references_side_by_side probe_runs "the reference on fresh inputs" "$@"

@@ -411,8 +411,9 @@ timed_runs() {
     TIMED_ON=$timing_gpu with_gpu exclusive "$timing_gpu" run_group "$sandbox_slot" "$timing_gpu" "$student" "$lab" "$@"
     add_time "timed cases" "$(seconds_since "$started")"
     gpu_lost_after "$timing_gpu" && return 1
-    # Their outputs checked now; those of the timed runs the driver kept wait for their
-    # references, made once no run is timed (reference.sh, make_class_checked_run_references).
+    # Their outputs checked now; those of the timed runs the driver kept, reduced to their
+    # samples, wait for their references, made once no run is timed (reference.sh,
+    # make_class_checked_run_references).
     check_outputs "$@"
 }
 
@@ -444,17 +445,38 @@ time_again() {
 # check_outputs CASE...: the caller's outputs of those cases checked against the reference now,
 # the verdicts kept and the arrays removed (grader check-outputs, grading/output_verdicts.hpp),
 # so that a class's outputs never wait on disk for the scores: a lab 2 performance case leaves
-# 2 GB per student, and 8 copies of every lab filled a 64 GB disk during the timed round. An
-# output whose reference is not made yet (a timed run's the driver kept, whose reference waits
-# for the end of the timed round: about two thirds of those 2 GB) is left for scoring, as is
-# everything when this fails.
+# 2 GB per student, and 8 copies of every lab filled a 64 GB disk during the timed round. The
+# outputs of the timed runs the driver kept, whose references wait for the end of the timed
+# round (about two thirds of those 2 GB), are reduced to the positions they will be compared at
+# (grading/checked_positions.hpp: at most 65536, 1.3 MB a run). Those are drawn by the
+# reference's check on fresh inputs, beside round 1: a round 1 run that ended before is noted,
+# and reduced before the first timed run (reduce_kept_runs_left). Everything is left for scoring
+# when this fails.
 check_outputs() {
     [[ -n ${REFERENCE_DIR[$lab]-} ]] || return 0
     local said
-    said=$(beside_timed_runs "$GRADER" check-outputs --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" --cases "$*" \
-        --reference "${REFERENCE_DIR[$lab]}" $([[ ${GRADE_KEEP_WORK:-0} == 1 ]] && echo --keep) 2>&1) ||
+    if said=$(beside_timed_runs "$GRADER" check-outputs --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" --cases "$*" \
+        --reference "${REFERENCE_DIR[$lab]}" $([[ ${GRADE_KEEP_WORK:-0} == 1 ]] && echo --keep) 2>&1); then
+        [[ $said =~ \ [1-9][0-9]*\ (checked\ timed|waiting) ]] && log "the outputs of $student $lab ($*): $said"
+        [[ $said =~ \ [1-9][0-9]*\ waiting\ for\ their\ positions ]] && printf '%s\t%s\t%s\n' "$student" "$lab" "$*" >>"$RUN_DIR/kept-runs-whole.tsv"
+    else
         log "checking the outputs of $student $lab ($*) failed: $said"
+    fi
     return 0
+}
+# reduce_kept_runs_left: the kept runs that check_outputs left whole, their process having ended
+# before their positions were drawn, reduced now that they are (grade.sh: once the reference's
+# check on fresh inputs has ended, before the first timed run).
+reduce_kept_runs_left() {
+    local noted=$RUN_DIR/kept-runs-whole.tsv student lab dir cases
+    [[ -s $noted ]] || return 0
+    mv -- "$noted" "$noted.taken" || return 0
+    while IFS=$'\t' read -r student lab cases; do
+        dir=$OUT/students/$student/$lab
+        # shellcheck disable=SC2086  # a list of case names
+        check_outputs $cases
+    done < <(sort -u -- "$noted.taken")
+    rm -f -- "$noted.taken"
 }
 
 # The rounds' worker functions, for run_pool: each takes SLOT "STUDENT<TAB>LAB" NUMBER.

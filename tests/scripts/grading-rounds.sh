@@ -4,7 +4,8 @@
 # (tests/grading/fixtures/labcpu; grading-pipeline.sh grades a whole class of it): the students
 # spread over two (assumed) GPUs score as on one, and on a copy of the lab with more cases a part
 # that never ends is retired once the time limit stopped it on three, while the other runner
-# takes the rest of the class through the public cases; a part whose first timing was slow is
+# takes the rest of the class through the public cases, whose kept timed runs are reduced to
+# their samples before anything is timed; a part whose first timing was slow is
 # timed a second time and the better time counts, and a program that keeps its first timing's
 # answers to hand them in again in the second earns nothing by it. And a reference solution
 # with a fault: wrong on a case, or on the inputs of the timed runs, it stops grading before any
@@ -60,6 +61,8 @@ course=$work/course-retire out=$work/out-retire
 make_labcpu_course "$course"
 sed -i 's/^cases .*/cases = small tiny medium wide hid big/; s/^perf.cases .*/perf.cases = medium wide big/' \
     "$course/labs/labcpu/manifest"
+# small's outputs are half a million floats: its kept runs are reduced to their sample (below).
+sed -i 's/^case.small.args .*/case.small.args = --n 524288 --seed 1/' "$course/labs/labcpu/manifest"
 for spec in "tiny public 3" "medium public 100" "wide public 200" "hid hidden 20"; do
     read -r name visibility n <<<"$spec"
     printf 'case.%s.args = --n %s --seed %s\ncase.%s.visibility = %s\ncase.%s.points = 1\n' \
@@ -76,6 +79,10 @@ done
 exec {quiet}>"$work/quiet.lock" && flock -x "$quiet"
 {
     until grep -q '^Waiting for the machine to be quiet' "$work/screen-retire.txt" 2>/dev/null; do sleep 0.2; done
+    # Round 1 has ended, nothing is timed yet: its kept runs as they lie (checked below).
+    for kept in "$out"/students/*/labcpu/runs/small/*/out/*.run*.out; do
+        [[ -f $kept ]] && printf '%s\t%s\t%s\n' "${kept#"$out"/students/}" "$(head -1 "$kept")" "$(stat -c %s "$kept")"
+    done >"$work/kept-before-timing.tsv"
     sleep 2
     date +%s >"$work/quiet-released"
     flock -u "$quiet"
@@ -124,7 +131,20 @@ check "endless-b: the sanitizers run parts a and c only" \
     test "$(sanitized_parts endless-b memcheck) $(sanitized_parts endless-b racecheck)" == "a,c a,c"
 # Each public case's outputs are checked as its runs end, and their arrays go (grader
 # check-outputs): a class's outputs never wait on disk for the scores, except the timed runs' the
-# drivers kept, whose references are made once no run is timed.
+# drivers kept, whose references are made once no run is timed; those are reduced to the
+# positions their references will be sampled at (grading/checked_positions.hpp), at most 65536
+# of small's 524288 floats, as their process ends, or, if that was before the reference's check
+# on fresh inputs drew the positions, once it has: before the timed round either way.
+sparse_kept_runs() {  # every kept run of small, its process ended, holds its sample alone (sparse)
+    local name header size
+    while IFS=$'\t' read -r name header size; do
+        [[ $header == "labout 1 f32 524288 2" ]] && ((size <= ${#header} + 1 + 8 + 65536 * 20)) ||
+            { echo "      $name: '$header', $size bytes"; return 1; }
+    done <"$work/kept-before-timing.tsv"
+    (($(wc -l <"$work/kept-before-timing.tsv") >= 10))
+}
+check "round 1's kept runs were reduced to their samples before anything was timed ($(wc -l <"$work/kept-before-timing.tsv" 2>/dev/null) of them)" \
+    sparse_kept_runs
 check "good: each public case's outputs were checked as its runs ended ($(cd "$out/students/good/labcpu/runs" && echo */*/verdicts.tsv))" \
     bash -c 'for c in small tiny medium wide; do compgen -G "$1/runs/$c/*/verdicts.tsv" >/dev/null || exit 1; done' _ "$out/students/good/labcpu"
 check "good: the sanitizers run every part" test "$(sanitized_parts good memcheck)" == a,b,c
