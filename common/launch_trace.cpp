@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdint>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>

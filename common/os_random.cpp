@@ -2,6 +2,7 @@
 
 #include <sys/random.h>
 
+#include <cstdint>
 #include <random>
 
 uint64_t os_random_bits() {

@@ -52,6 +52,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>

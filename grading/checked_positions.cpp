@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
