@@ -6,7 +6,7 @@
 #include "checked_positions.hpp"
 #include "output_sample.hpp"
 #include "random_data.hpp"
-#include "scoring.hpp"
+#include "reference_run.hpp"
 
 KeptRunsNamed kept_runs_named(const LabPlan& plan, const CasePlan& c, const std::string& part, const PartRecord& record) {
     KeptRunsNamed named;
@@ -84,7 +84,7 @@ std::vector<std::string> keep_checked_run_samples(const LabPlan& plan, const std
         const auto& [case_name, input_seed, part] = checked;
         const std::string name = checked_run_name(checked);
         const std::string what = case_name + " part " + part + ", the inputs of seed " + std::to_string(input_seed) + ": ";
-        // A reference run is a folder holding out/ (scoring.hpp, reference_run_problem).
+        // A reference run is a folder holding out/ (reference_run.hpp, reference_run_problem).
         const fs::path run = fs::path(work) / (".keep-" + name);
         std::error_code error;
         fs::remove_all(run, error);

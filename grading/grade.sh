@@ -67,7 +67,7 @@ umask 077
 GRADING_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$GRADING_DIR/.." && pwd)
 SANDBOX=$GRADING_DIR/sandbox.sh
-for part in common pool progress submissions uids bubblewrap isolation workfolders builds reference runs slurm classreport leaderboard; do
+for part in common pool progress submissions uids bubblewrap isolation gpus workfolders builds reference runs scoring slurm classreport leaderboard; do
     # shellcheck source=/dev/null
     source "$GRADING_DIR/lib/$part.sh"
 done
@@ -75,7 +75,6 @@ done
 source "$REPO/mk/manifest.sh"
 
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
-usage_error() { echo "grade.sh: $1 (see --help)" >&2; exit 2; }
 
 parse_options() {
     LAB_LIST="" OUT="" JOBS=$(nproc) ONLY_STUDENT="" MODE=new SANDBOX_REQUEST=auto GPU_LIST="" TIME_LIMIT_CAP=""
@@ -280,35 +279,6 @@ load_lab_plans() {
             done
         done
     done
-}
-
-# GRADE_ASSUME_GPU=N (for the grader's own tests, tests/scripts/grading-*.sh): take the
-# machine to have N GPUs (1 to 9) without asking CUDA, so a test lab whose driver runs on the
-# CPU can be graded end to end, on several "GPUs" too. Never set it for a real grading: the
-# feedback would say so.
-gpu_assumed() { [[ ${GRADE_ASSUME_GPU:-0} =~ ^[1-9]$ ]]; }
-
-find_gpus() {
-    GPU_IDS=() GPU_NAME="" NO_GPU_REASON=""
-    local answer count
-    if gpu_assumed; then
-        count=$GRADE_ASSUME_GPU GPU_NAME="no GPU (GRADE_ASSUME_GPU=$GRADE_ASSUME_GPU: a test of the grader)"
-    elif ! answer=$("$GRADER" gpus 2>&1); then
-        NO_GPU_REASON=$answer
-        return
-    else
-        count=${answer%%$'\t'*} GPU_NAME=${answer#*$'\t'}
-    fi
-    if [[ -n $GPU_LIST ]]; then
-        IFS=, read -ra GPU_IDS <<<"$GPU_LIST"
-        local g
-        for g in "${GPU_IDS[@]}"; do ((g < count)) || usage_error "--gpus: this machine has $count GPU(s), no GPU $g"; done
-        [[ $(printf '%s\n' "${GPU_IDS[@]}" | sort | uniq -d) == "" ]] || usage_error "--gpus names a GPU twice: $GPU_LIST"
-    else
-        local g
-        for ((g = 0; g < count; g++)); do GPU_IDS+=("$g"); done
-    fi
-    plan_cpus
 }
 
 # What the sandbox hides: the repository (solutions, reference builds), the output folder
@@ -517,44 +487,6 @@ wait_for_quiet_machine() {
     log "the machine is quiet: the timed runs begin"
 }
 
-# score_student_lab ID LAB: the score of one student x lab from its evidence (grader score). A
-# lab graded for good is marked done, and its box and output files are removed: the runners
-# score each student as soon as its runs end, so a class's outputs never pile up on disk.
-score_student_lab() {
-    local id=$1 lab=$2 dir=$OUT/students/$1/$2 gpu state
-    gpu=$(cat "$dir/gpu.txt" 2>/dev/null || echo none)
-    # The reference outputs of the timed runs its driver kept, on the GPU of its runs.
-    if [[ -n ${REFERENCE_DIR[$lab]-} ]]; then
-        make_checked_run_references "$lab" "$dir" "$([[ $gpu == none ]] && echo "${GPU_IDS[0]:-0}" || echo "$gpu")" || return 1
-    fi
-    local timing=(--timing "$PRIVATE/timing/$RUN_ID/$lab/gpu$gpu")
-    [[ $SELF_CHECK == yes ]] && self_check_timing "$lab"
-    local scored
-    scored=$(beside_timed_runs "$GRADER" score --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" \
-        --reference "${REFERENCE_DIR[$lab]:-$PRIVATE/reference/none}" "${timing[@]}" 2>>"$LOG_FILE") || return 1
-    log "score $id $scored"
-    state=$(field_of "$dir/score.tsv" state)
-    if [[ $state == graded || $state == malformed || $state == build-failed ]]; then
-        touch "$dir/done"
-        [[ ${GRADE_KEEP_WORK:-0} == 1 ]] || rm -rf -- "${BOXES:?}/$id/$lab" "$dir"/runs/*/*/out/*.out
-    fi
-}
-
-# A self-check's reference times (sets the caller's `timing`): those committed for this GPU
-# model (grade.sh --reference-times wrote them into labs/LAB/sample/reference-times/MODEL/),
-# else none, and the performance items say the parts are timed at grading.
-self_check_timing() {
-    local folder
-    folder=$REPO/labs/$1/sample/reference-times/$(gpu_model_folder "$GPU_NAME")
-    if [[ -n $GPU_NAME ]] && compgen -G "$folder/t*" >/dev/null; then
-        timing=(--timing "$folder")
-    else
-        timing=(--untimed "timed at grading: no reference time of this lab on this GPU model (${GPU_NAME:-none}) ships with the course")
-    fi
-}
-# gpu_model_folder NAME: the folder name of a GPU model ("NVIDIA H200" -> NVIDIA-H200).
-gpu_model_folder() { local name=${1//[^A-Za-z0-9._-]/-}; echo "${name:-none}"; }
-
 # grade.sh --reference-times: the reference solution timed as a grading run times it (time_reference,
 # three times, on the timed runs' CPUs) on its public performance cases, into
 # labs/LAB/sample/reference-times/MODEL/t1..t3/CASE/out/results.tsv, the driver's own records
@@ -584,34 +516,6 @@ write_reference_times() {
     done
 }
 
-# The GPU the cases ran on, in words, or why none did (nothing in a Slurm collection, which
-# ran none).
-gpu_in_words() {
-    [[ $SLURM == collect ]] || printf '%s\n' "${GPU_NAME:-"no GPU (${NO_GPU_REASON-})"}"
-}
-
-# score.tsv for each student x lab graded in this run and not scored yet, then every student's
-# reports.
-score_and_report() {
-    local id lab dir
-    local when gpu_text
-    when=$(date '+%Y-%m-%d %H:%M')
-    gpu_text=$(gpu_in_words)
-    for id in "${SELECTED[@]}"; do
-        [[ -d $OUT/students/$id ]] || continue
-        for lab in "${LABS[@]}"; do
-            dir=$OUT/students/$id/$lab
-            [[ -d $dir && ! -f $dir/done ]] || continue
-            score_student_lab "$id" "$lab" ||
-                die "scoring $id $lab failed (see $LOG_FILE); fix the cause and run again with --resume"
-        done
-        leaderboard_report_options "$id"
-        "$GRADER" report --student "$id" --dir "$OUT/students/$id" --labs "${LABS[*]}" --manifests "$MANIFESTS" \
-            --grading-seed "$GRADING_SEED" "${LEADERBOARD_OPTIONS[@]}" \
-            --when "$when" --gpu "$gpu_text" --isolation "$ISOLATION_TEXT" || die "cannot write the reports of $id"
-    done
-}
-
 print_timings() {
     local kind seconds
     {
@@ -623,27 +527,6 @@ print_timings() {
                 END { for (k in t) printf "    %-42s %8.1f  (%d items)\n", k, t[k], n[k] }' | sort
         fi
     } | tee "$RUN_DIR/timings.txt" >&2
-}
-
-# The class's gradebook, similarity report and summary, from every student's score files.
-write_class_reports() {
-    "$GRADER" gradebook --out "$OUT" --labs "${LABS[*]}" --manifests "$MANIFESTS" >"$OUT/summary.txt" ||
-        die "cannot write the gradebook"
-    "$GRADER" similarity --out "$OUT" --labs "${LABS[*]}" --manifests "$MANIFESTS" --threshold "$SIMILARITY" \
-        >>"$OUT/summary.txt" || die "cannot write the similarity report"
-    {
-        echo
-        cat "$OUT/summary.txt"
-        echo
-        echo "Sandbox: $(cat "$OUT/isolation.txt" 2>/dev/null)"
-        echo "Gradebook: $OUT/gradebook.csv; feedback: $OUT/students/NAME/feedback.md and results.json"
-    } >&2
-}
-
-# The class report and the leaderboard: last, once the run's time line is complete.
-write_class_pages() {
-    write_class_report
-    write_leaderboard
 }
 
 main() {

@@ -36,6 +36,7 @@
 #include "output_sample.hpp"
 #include "output_verdicts.hpp"
 #include "progress.hpp"
+#include "reference_run.hpp"
 #include "reports.hpp"
 #include "round_plan.hpp"
 #include "rubric_markdown.hpp"
@@ -638,7 +639,7 @@ int cmd_headers(int argc, char** argv) {
     return 0;
 }
 
-// Whether reference runs are complete (scoring.hpp, reference_run_problem): one run (--run), or
+// Whether reference runs are complete (reference_run.hpp, reference_run_problem): one run (--run), or
 // the run of each of --cases under --root, a line "CASE: what is wrong" for each that is not.
 int cmd_check_reference(int argc, char** argv) {
     ArgParser args("grader check-reference", "Checks that reference runs are complete; prints what is wrong and exits 1 if not.");

@@ -4,12 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "exit_codes.hpp"
 #include "lab_plan.hpp"
 #include "result_files.hpp"
-#include "sanitizer_log.hpp"
 #include "untrusted_text.hpp"
 
 namespace {
@@ -30,6 +31,30 @@ std::string seconds_text(double s) {
     char text[32];
     std::snprintf(text, sizeof text, s < 10 ? "%.1f" : "%.0f", s);
     return text;
+}
+
+// Whether a sanitizer run's log shows that the GPU was short of memory: a CUDA call that failed
+// for it ("Program hit cudaErrorMemoryAllocation"), or the driver's refusal to start a case the
+// free memory cannot hold (exit_code::gpu_short_advice; the tool's exit status hides the
+// driver's). On a shared GPU a classmate's program may have held it (gpu_may_have_been_short,
+// its one reader: here, not in sanitizer_log.cpp, which reads this file's sandbox outcome, so
+// that neither includes the other). The whole log is searched, in chunks: it may be as large as a run's
+// output limit, and the line may come early. False when it cannot be read.
+bool log_shows_gpu_short(const std::string& log_path) {
+    const std::string texts[] = {"cudaErrorMemoryAllocation", exit_code::gpu_short_advice};
+    size_t longest = 0;
+    for (const std::string& text : texts) longest = std::max(longest, text.size());
+    std::ifstream in(log_path, std::ios::binary);
+    std::string window;
+    std::vector<char> chunk(1 << 16);
+    while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
+        window.append(chunk.data(), size_t(in.gcount()));
+        for (const std::string& text : texts)
+            if (window.find(text) != std::string::npos) return true;
+        // Keep the tail a match could start in.
+        if (window.size() > longest) window.erase(0, window.size() - longest);
+    }
+    return false;
 }
 
 }  // namespace
@@ -70,7 +95,7 @@ bool gpu_may_have_been_short(const SandboxOutcome& outcome, bool gpu_shared, con
     if (!gpu_shared) return false;
     if (outcome.outcome == "exited" && (outcome.exit_code == exit_code::gpu_short || outcome.exit_code == exit_code::no_gpu))
         return true;
-    return !log_path.empty() && sanitizer_log_shows_gpu_short(log_path);
+    return !log_path.empty() && log_shows_gpu_short(log_path);
 }
 
 bool may_have_taken_the_gpu_down(const SandboxOutcome& outcome) {

@@ -51,20 +51,3 @@ SanitizerVerdict read_sanitizer_run(const std::string& dir, const std::string& t
     }
     return v;
 }
-
-bool sanitizer_log_shows_gpu_short(const std::string& log_path) {
-    const std::string texts[] = {"cudaErrorMemoryAllocation", exit_code::gpu_short_advice};
-    size_t longest = 0;
-    for (const std::string& text : texts) longest = std::max(longest, text.size());
-    std::ifstream in(log_path, std::ios::binary);
-    std::string window;
-    std::vector<char> chunk(1 << 16);
-    while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
-        window.append(chunk.data(), size_t(in.gcount()));
-        for (const std::string& text : texts)
-            if (window.find(text) != std::string::npos) return true;
-        // Keep the tail a match could start in.
-        if (window.size() > longest) window.erase(0, window.size() - longest);
-    }
-    return false;
-}

@@ -18,11 +18,3 @@ struct SanitizerVerdict {
 
 // `dir` holds sandbox.tsv and log.txt (the tool's and the program's output).
 SanitizerVerdict read_sanitizer_run(const std::string& dir, const std::string& tool);
-
-// Whether a sanitizer run's log shows that the GPU was short of memory: a CUDA call that failed
-// for it ("Program hit cudaErrorMemoryAllocation"), or the driver's refusal to start a case the
-// free memory cannot hold (exit_code::gpu_short_advice; the tool's exit status hides the
-// driver's). On a shared GPU a classmate's program may have held it (run_evidence.hpp,
-// gpu_may_have_been_short). The whole log is searched, in chunks: it may be as large as a run's
-// output limit, and the line may come early. False when it cannot be read.
-bool sanitizer_log_shows_gpu_short(const std::string& log_path);

@@ -44,10 +44,3 @@ double host_scored_ms(double wall_ms, double cpu_ms, int cpus);
 // the second only when its own outputs and checked timed runs are right too.
 std::vector<std::pair<std::string, std::string>> parts_to_time_again(const LabPlan& plan, const ScoringInputs& inputs,
                                                                      const std::vector<std::string>& cases);
-
-// Empty when `dir` holds a complete reference run of `plan` (every part, or only `part` when one
-// is named, ran and, when `with_bounds`, wrote an output with error bounds); otherwise what is
-// wrong, in one sentence. With `output`, the named part's output, read for the check, is kept
-// there (keep_checked_run_samples samples it without reading it again).
-std::string reference_run_problem(const std::string& dir, const LabPlan& plan, bool with_bounds, const std::string& part = "",
-                                  OutputArray* output = nullptr);

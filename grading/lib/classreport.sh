@@ -1,3 +1,6 @@
+# The class's reports: the gradebook, the similarity report and the summary (write_class_reports),
+# then the class report and the leaderboard (write_class_pages).
+#
 # The class report (OUT/class-report.md, instructor only; grading/class_report.hpp): `grader
 # class-report` writes the Markdown and, in OUT/class-report/, a gnuplot script and its data for
 # each figure, which gnuplot draws here. Without gnuplot, or when it fails, the report is
@@ -30,4 +33,25 @@ write_class_report() {
     fi
     [[ -z $why ]] || say "The class report's figures could not be drawn: $why"
     say "Class report (instructor only): $OUT/class-report.md"
+}
+
+# The class's gradebook, similarity report and summary, from every student's score files.
+write_class_reports() {
+    "$GRADER" gradebook --out "$OUT" --labs "${LABS[*]}" --manifests "$MANIFESTS" >"$OUT/summary.txt" ||
+        die "cannot write the gradebook"
+    "$GRADER" similarity --out "$OUT" --labs "${LABS[*]}" --manifests "$MANIFESTS" --threshold "$SIMILARITY" \
+        >>"$OUT/summary.txt" || die "cannot write the similarity report"
+    {
+        echo
+        cat "$OUT/summary.txt"
+        echo
+        echo "Sandbox: $(cat "$OUT/isolation.txt" 2>/dev/null)"
+        echo "Gradebook: $OUT/gradebook.csv; feedback: $OUT/students/NAME/feedback.md and results.json"
+    } >&2
+}
+
+# The class report and the leaderboard: last, once the run's time line is complete.
+write_class_pages() {
+    write_class_report
+    write_leaderboard
 }

@@ -15,6 +15,8 @@ log() {
     [[ -n ${LOG_FILE-} && -d ${LOG_FILE%/*} ]] && printf '%(%H:%M:%S)T %s\n' -1 "$text" >>"$LOG_FILE"
     return 0
 }
+# Stop the whole run: the command line asks for what cannot be done (exit 2, bad usage).
+usage_error() { echo "grade.sh: $1 (see --help)" >&2; exit 2; }
 # Stop the whole run: a problem with the grading itself, not with a submission.
 die() {
     say "grade.sh: $1"

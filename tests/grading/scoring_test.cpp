@@ -8,6 +8,7 @@
 #include "output_verdicts.hpp"
 
 #include "catch.hpp"
+#include "reference_run.hpp"
 #include "reports.hpp"
 #include "scoring.hpp"
 #include "source_scan.hpp"
