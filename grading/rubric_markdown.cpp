@@ -4,9 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "args.hpp"
-#include "exit_codes.hpp"
-#include "fail.hpp"
+#include "args.hpp"  // join_list
 
 namespace {
 
@@ -228,20 +226,4 @@ std::string rubric_begin_marker(const std::string& lab) {
 std::string rubric_markdown(const LabPlan& plan) {
     return rubric_begin_marker(plan.lab) + "\n" + cases_table(plan) + "\n" + parts_table(plan) + "\n" + sanitizer_sentence(plan) +
            "\n" + total_sentence(plan) + "\n" + self_check_paragraph(plan) + rubric_end_marker + "\n";
-}
-
-int cmd_rubric(int argc, char** argv) {
-    ArgParser args("grader rubric", "Prints a lab's rubric as the Markdown block of its handout's grading section.");
-    args.option("lab", "LAB", "", "the lab (a folder of --manifests)");
-    args.option("manifests", "DIR", "labs", "where the labs' folders are");
-    args.parse(argc, argv);
-    const std::string lab = args.text("lab");
-    if (lab.empty()) fail(exit_code::bad_usage, "--lab is required");
-    try {
-        std::fputs(rubric_markdown(make_lab_plan(Manifest::load(args.text("manifests") + "/" + lab + "/manifest"), lab)).c_str(),
-                   stdout);
-    } catch (const ManifestError& e) {
-        fail(exit_code::bad_usage, e.what());
-    }
-    return 0;
 }

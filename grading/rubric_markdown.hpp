@@ -16,5 +16,3 @@ inline const std::string rubric_end_marker = "<!-- /rubric -->";
 // The block, markers included, each line ending in '\n'.
 std::string rubric_markdown(const LabPlan& plan);
 
-// grader rubric --lab LAB [--manifests DIR]: prints the block.
-int cmd_rubric(int argc, char** argv);

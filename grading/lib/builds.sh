@@ -1,6 +1,6 @@
 # Student builds: `make <lab>-build` in the student's work folder, inside the sandbox, many at
-# a time (--jobs). Then the forbidden-API scan of the sources and of the object files'
-# symbols. Sourced by grade.sh.
+# a time (--jobs). Then its checks: what it read, the forbidden APIs of the sources and of the
+# object files' symbols, the symbols themselves. Sourced by grade.sh.
 
 BUILD_WALL=${GRADE_BUILD_SECONDS:-600}
 
@@ -28,7 +28,7 @@ build_one() {
         echo failed >"$dir/build/status"
     else
         echo ok >"$dir/build/status"
-        scan_build "$student" "$lab" && scan_forbidden "$student" "$lab" || echo failed >"$dir/build/status"
+        check_build "$student" "$lab" || echo failed >"$dir/build/status"
         # What only the build and its scans read: every run copies the box afresh (fresh_box),
         # and the objects are most of it (17 MB of a lab's 18).
         rm -rf -- "$box/build/obj" "$box/build/pre" "$box/build/ptx"
@@ -36,59 +36,40 @@ build_one() {
     log "build $student $lab: $(<"$dir/build/status")"
 }
 
-# What the build read (the compiler's own list, and .incbin in the preprocessed files) must
-# lie in the lab, common/ or the CUDA toolkit: no spelling of an include reaches the grader's
-# files. A problem makes the submission one that cannot be graded, with the reason.
-scan_build() {
-    local student=$1 lab=$2 problems
-    local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
-    problems=$("$GRADER" scan-build --manifests "$MANIFESTS" --lab "$lab" --box "$box" --allow "$(dirname "$(dirname "$(realpath -e "$NVCC")")")")
-    case $? in
-        0) return 0 ;;
-        1) printf '%s\n' "$problems" >"$dir/problems.txt"; return 1 ;;
-        *) die "grader scan-build failed on $dir" ;;
-    esac
-}
-
-# What each student object uses and defines (the nm -P lists scan_forbidden made): only what
-# the lab allows, and nothing that replaces trusted code (grading/symbol_check.hpp).
-scan_symbols() {
-    local student=$1 lab=$2 problems
-    local dir=$OUT/students/$student/$lab
-    problems=$("$GRADER" scan-symbols --manifests "$MANIFESTS" --lab "$lab" --symbols "$dir/symbols" \
-        --trusted "${TEMPLATE[$lab]}.nm" --starter "${TEMPLATE[$lab]}.starter.nm")
-    case $? in
-        0) return 0 ;;
-        1) printf '%s\n' "$problems" >"$dir/problems.txt"; return 1 ;;
-        *) die "grader scan-symbols failed on $dir" ;;
-    esac
-}
-
-# The manifest's forbidden patterns, in the sources, in the names their objects use (listed
-# here with nm -P, for this scan and the symbol check) and in the headers their translation
-# units included beyond the starter's; the parts' construct rules in their PTX.
-scan_forbidden() {
-    local student=$1 lab=$2 file
+# After a build, its checks, in one grader process (check-build). What the build read (the
+# compiler's own list, and .incbin in the preprocessed files) must lie in the lab, common/ or the
+# CUDA toolkit: no spelling of an include reaches the grader's files. Then the manifest's
+# forbidden patterns, in the sources, in the names their objects use (listed here with nm -P,
+# for this scan and the symbol check) and in the headers their translation units included
+# beyond the starter's; the parts' construct rules in their PTX. A forbidden API zeroes the lab
+# and is reported at its source line, with the manifest's reason; there is nothing more to
+# check. Otherwise what each object uses and defines must be what the lab allows, and nothing
+# that replaces trusted code (grading/symbol_check.hpp), which catches what no source pattern
+# can (a name built at run time for dlsym, a trusted symbol redefined). A problem makes the
+# submission one that cannot be graded, with the reason (problems.txt).
+check_build() {
+    local student=$1 lab=$2 file problems listed=yes missing=""
     local dir=$OUT/students/$student/$lab box=$BOXES/$student/$lab
     mkdir -p -- "$dir/symbols"
     for file in ${LAB_FILES[$lab]}; do
         local object=$box/build/obj/labs/$lab/$file.o
         if [[ ! -f $object || -L $object ]]; then
-            echo "the object file of $file is missing after the build" >>"$dir/build/log.txt"
-            return 1
+            listed=no missing="the object file of $file is missing after the build"
+            break
         fi
-        nm -P -- "$object" >"$dir/symbols/$file.nmp" 2>>"$dir/build/log.txt" || return 1
+        nm -P -- "$object" >"$dir/symbols/$file.nmp" 2>>"$dir/build/log.txt" || { listed=no; break; }
     done
-    "$GRADER" scan-forbidden --manifests "$MANIFESTS" --lab "$lab" --sources "$box/labs/$lab" \
-        --symbols "$dir/symbols" --compiled "$box/build" --starter-headers "${TEMPLATE[$lab]}.starter.headers" \
-        --out "$dir/forbidden.tsv" >/dev/null
+    # Without every object's symbols, only what the build read is checked: the build failed.
+    local checks=(--box "$box" --allow "$(dirname "$(dirname "$(realpath -e "$NVCC")")")")
+    [[ $listed == yes ]] && checks+=(--out "$dir/forbidden.tsv" --sources "$box/labs/$lab" --symbols "$dir/symbols"
+        --compiled "$box/build" --starter-headers "${TEMPLATE[$lab]}.starter.headers"
+        --trusted "${TEMPLATE[$lab]}.nm" --starter "${TEMPLATE[$lab]}.starter.nm")
+    problems=$("$GRADER" check-build --manifests "$MANIFESTS" --lab "$lab" "${checks[@]}")
     case $? in
-        # A forbidden API zeroes the lab and is reported at its source line, with the
-        # manifest's reason; there is nothing more to check.
-        1) return 0 ;;
-        # Otherwise the symbols must pass, which catches what no source pattern can (a name
-        # built at run time for dlsym, a trusted symbol redefined).
-        0) scan_symbols "$student" "$lab" ;;
-        *) die "grader scan-forbidden failed on $dir" ;;
+        0) ;;
+        1) printf '%s\n' "$problems" >"$dir/problems.txt"; return 1 ;;
+        *) die "grader check-build failed on $dir" ;;
     esac
+    [[ -n $missing ]] && echo "$missing" >>"$dir/build/log.txt"
+    [[ $listed == yes ]]
 }

@@ -2,7 +2,7 @@
 # then the class report and the leaderboard (write_class_pages).
 #
 # The class report (OUT/class-report.md, instructor only; grading/class_report.hpp): `grader
-# class-report` writes the Markdown and, in OUT/class-report/, a gnuplot script and its data for
+# class-pages` writes the Markdown and, in OUT/class-report/, a gnuplot script and its data for
 # each figure, which gnuplot draws here. Without gnuplot, or when it fails, the report is
 # written again saying so: its tables hold the same numbers. Sourced by grade.sh.
 
@@ -19,28 +19,11 @@ draw_class_figures() {
     [[ -s $folder/$log ]] || rm -f -- "$folder/$log"
 }
 
-write_class_report() {
-    local folder=$OUT/class-report why="" figures options
-    rm -rf -- "$folder"
-    options=(--out "$OUT" --labs "${LABS[*]}" --manifests "$MANIFESTS" --threshold "$SIMILARITY"
-        --when "$(date '+%Y-%m-%d %H:%M')" --gpu "$(gpu_in_words)")
-    # A Slurm collection has no time line of its own: each task's log has one.
-    [[ $SLURM == collect ]] || options+=(--timings "$RUN_DIR/timings.tsv")
-    command -v gnuplot >/dev/null || why="gnuplot is not installed here (apt-get install gnuplot-nox)"
-    figures=$("$GRADER" class-report "${options[@]}" ${why:+--no-figures "$why"}) || die "cannot write the class report"
-    if [[ -z $why ]] && ! why=$(draw_class_figures "$folder" $figures); then
-        "$GRADER" class-report "${options[@]}" --no-figures "$why" >/dev/null || die "cannot write the class report"
-    fi
-    [[ -z $why ]] || say "The class report's figures could not be drawn: $why"
-    say "Class report (instructor only): $OUT/class-report.md"
-}
-
-# The class's gradebook, similarity report and summary, from every student's score files.
+# The class's gradebook, similarity report and summary, from every student's score files
+# (grader class-summary: gradebook.csv, similarity.csv and summary.txt's text).
 write_class_reports() {
-    "$GRADER" gradebook --out "$OUT" --labs "${LABS[*]}" --manifests "$MANIFESTS" >"$OUT/summary.txt" ||
-        die "cannot write the gradebook"
-    "$GRADER" similarity --out "$OUT" --labs "${LABS[*]}" --manifests "$MANIFESTS" --threshold "$SIMILARITY" \
-        >>"$OUT/summary.txt" || die "cannot write the similarity report"
+    "$GRADER" class-summary --out "$OUT" --labs "${LABS[*]}" --manifests "$MANIFESTS" --threshold "$SIMILARITY" \
+        >"$OUT/summary.txt" || die "cannot write the gradebook and the similarity report"
     {
         echo
         cat "$OUT/summary.txt"
@@ -50,8 +33,25 @@ write_class_reports() {
     } >&2
 }
 
-# The class report and the leaderboard: last, once the run's time line is complete.
+# The class report and the leaderboard (grader class-pages, one process for both): last, once
+# the run's time line is complete.
 write_class_pages() {
-    write_class_report
-    write_leaderboard
+    local folder=$OUT/class-report why="" figures options
+    rm -rf -- "$folder"
+    options=(--out "$OUT" --labs "${LABS[*]}" --manifests "$MANIFESTS" --threshold "$SIMILARITY"
+        --when "$(date '+%Y-%m-%d %H:%M')" --gpu "$(gpu_in_words)")
+    # A Slurm collection has no time line of its own: each task's log has one.
+    [[ $SLURM == collect ]] || options+=(--timings "$RUN_DIR/timings.tsv")
+    leaderboard_entrants
+    options+=("${LEADERBOARD_ENTRANTS[@]}")
+    local pages="the class report${LEADERBOARD_ENTRANTS[*]:+ and the leaderboard}"
+    command -v gnuplot >/dev/null || why="gnuplot is not installed here (apt-get install gnuplot-nox)"
+    figures=$("$GRADER" class-pages "${options[@]}" ${why:+--no-figures "$why"}) || die "cannot write $pages"
+    if [[ -z $why ]] && ! why=$(draw_class_figures "$folder" $figures); then
+        "$GRADER" class-pages "${options[@]}" --no-figures "$why" >/dev/null || die "cannot write $pages"
+    fi
+    [[ -z $why ]] || say "The class report's figures could not be drawn: $why"
+    say "Class report (instructor only): $OUT/class-report.md"
+    ((${#LEADERBOARD_ENTRANTS[@]})) && say "Leaderboard (pseudonyms only, may be posted): $OUT/leaderboard.md and leaderboard.csv"
+    return 0
 }

@@ -29,10 +29,12 @@ leaderboard_report_options() {
     fi
 }
 
-# The leaderboard of every student graded in OUT; the names behind the pseudonyms go to
-# OUT/.grader/leaderboard-pseudonyms.tsv, for the instructor. Without --leaderboard, an earlier
-# run's leaderboard is removed: it would no longer match the gradebook.
-write_leaderboard() {
+# The leaderboard's options of `grader class-pages` (LEADERBOARD_ENTRANTS): --entrants FILE, every
+# student graded in OUT who takes part, under a pseudonym; the names behind the pseudonyms are
+# that file, OUT/.grader/leaderboard-pseudonyms.tsv, for the instructor. Without --leaderboard,
+# none, and an earlier run's leaderboard is removed: it would no longer match the gradebook.
+leaderboard_entrants() {
+    LEADERBOARD_ENTRANTS=()
     if [[ $LEADERBOARD != yes ]]; then
         rm -f -- "$OUT/leaderboard.md" "$OUT/leaderboard.csv"
         return 0
@@ -44,7 +46,5 @@ write_leaderboard() {
         id=$(basename "$folder")
         off_leaderboard "$id" || printf '%s\t%s\n' "$id" "$(leaderboard_pseudonym "$id")" >>"$entrants"
     done
-    "$GRADER" leaderboard --out "$OUT" --labs "${LABS[*]}" --manifests "$MANIFESTS" --entrants "$entrants" \
-        --when "$(date '+%Y-%m-%d %H:%M')" --gpu "$(gpu_in_words)" || die "cannot write the leaderboard"
-    say "Leaderboard (pseudonyms only, may be posted): $OUT/leaderboard.md and leaderboard.csv"
+    LEADERBOARD_ENTRANTS=(--entrants "$entrants")
 }

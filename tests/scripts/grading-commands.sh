@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The grader commands grade.sh's bash calls to write, keep and file what runs (cases-file,
-# keep-checked-runs, checked-runs, file-evidence, check-submission, check-reference): a bad argument is
-# refused with a message naming it and exit 2 (bad usage), a missing folder with exit 6, never
-# a silent success. What they decide is tested in tests/grading; grade.sh's use of them by the
+# keep-checked-runs, checked-runs, file-evidence, check-submission, check-reference), to check a
+# build (check-build) and to write the class's pages (class-summary, class-pages): a bad argument
+# or manifest is refused with a message naming it and exit 2 (bad usage), a missing folder or
+# file with exit 6, never a silent success; every command starts and stops the one way
+# grading/grader_main.cpp says. What they decide is tested in tests/grading; grade.sh's use of them by the
 # grading-*.sh scripts.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -54,4 +56,19 @@ check "check-reference: --root without its cases" refused 2 "--root needs --case
     check-reference --lab lab1 --root "$work"
 check "check-reference: a run that is not there is incomplete (exit 1), named by its case" refused 1 "perf: " \
     check-reference --lab lab1 --root "$work" --cases perf
+check "an unknown command: exit 2, naming the commands" refused 2 "unknown command 'scan-build'; commands: cases-file check" \
+    scan-build --lab lab1
+check "check-build: no --lab" refused 2 "--lab is required" check-build --box "$work"
+check "check-build: a lab without a manifest" refused 2 "cannot read manifest labs/nolab/manifest" check-build --lab nolab --box "$work"
+check "check-build: what a build that left no record read is a problem (exit 1)" refused 1 "the build left no record of what it read" \
+    check-build --lab lab1 --box "$work"
+check "check-build: symbols to check without their lists" refused 6 "missing $work/trusted.nm" \
+    check-build --lab lab1 --trusted "$work/trusted.nm" --starter "$work/starter.nm" --symbols "$work"
+check "class-summary: a lab without a manifest" refused 2 "cannot read manifest labs/nolab/manifest" \
+    class-summary --out "$work" --labs nolab
+check "class-summary: a similarity threshold above 1" refused 2 "--threshold" class-summary --out "$work" --labs lab1 --threshold 2
+check "... and no gradebook was written by either" test ! -e "$work/gradebook.csv"
+check "class-pages: leaderboard entrants that are not there" refused 2 "--entrants: no file $work/nobody.tsv" \
+    class-pages --out "$work" --labs lab1 --entrants "$work/nobody.tsv"
+check "... and no class report was written" test ! -e "$work/class-report.md"
 finish

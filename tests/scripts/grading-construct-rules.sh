@@ -4,7 +4,7 @@
 # each planted construct variant below matches the rule of exactly the parts it names. The PTX is
 # made as a student's build makes it (make grading-ptx-LAB, mk/grader.mk: every architecture of
 # CUDA_ARCH) in a copy of the build system, and matched by the grader itself (grader
-# scan-forbidden), so the test reads the rules as the grading does.
+# check-build's forbidden scan), so the test reads the rules as the grading does.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
@@ -47,7 +47,7 @@ matched_parts() {
     make -s -C "$tree" --no-print-directory BUILD=build CUDA_ARCH="$arch" "grading-ptx-$lab" "grading-preprocess-$lab" \
         >"$work/make.log" 2>&1 || { echo "BUILD-FAILED"; return; }
     : >"$work/starter-headers"
-    "$GRADER" scan-forbidden --manifests labs --lab "$lab" --sources "$tree/labs/$lab" --compiled "$tree/build" \
+    "$GRADER" check-build --manifests labs --lab "$lab" --sources "$tree/labs/$lab" --compiled "$tree/build" \
         --starter-headers "$work/starter-headers" --out "$out" >/dev/null
     # The construct matches alone: their `where` says "compiled code".
     grep -a 'compiled code' "$out" | grep -oE 'part=[^	]*' | sed 's/^part=//' | sort -u | tr '\n' ' ' | sed 's/ $//'

@@ -4,7 +4,10 @@
 # only its own functions and theirs), and no two of grading/*.cpp/*.hpp depend on each other
 # through their includes (a file and its header count as one: run_evidence.cpp including
 # sanitizer_log.hpp while sanitizer_log.cpp includes run_evidence.hpp is a cycle). Each check
-# is first shown to find a planted fault. Cheap: no build, no GPU.
+# is first shown to find a planted fault. And build/bin/grader's commands are the one table of
+# grading/grader_main.cpp: every command function of a stage file (grading/grader_*_commands.cpp)
+# is in it, and the file stays short (at most 400 lines: the commands live in their stages).
+# Cheap: no build, no GPU.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 source tests/scripts/lib/checks.sh
@@ -80,6 +83,23 @@ check "a lib file calling a function only grade.sh defines is found" found_by "l
 check "... and only there (not in a comment, not a shared name)" found_by "<- main_only" lib_calls_into_main "$work/grading"
 check "a.cpp -> b.hpp while b.cpp -> a.hpp is found as a cycle" found_by "a -> b -> a" include_cycles "$work/grading"
 
+# commands_outside_the_table GRADING: each command function a stage file defines that
+# GRADING/grader_main.cpp's table does not name.
+commands_outside_the_table() {
+    local name
+    for name in $(grep -ohE '^int cmd_[a-z_]+\(' "$1"/grader_*_commands.cpp | sed 's/^int //; s/($//'); do
+        grep -qE "[ ,]$name\}" "$1/grader_main.cpp" || echo "$name"
+    done
+}
+mkdir -p "$work/table"
+printf 'int cmd_one(ArgParser& args, int argc, char** argv) {\nint cmd_two(ArgParser& args, int argc, char** argv) {\n' \
+    >"$work/table/grader_stage_commands.cpp"
+printf '        {"one", "One.", cmd_one}};\n' >"$work/table/grader_main.cpp"
+check "a command function left out of the table is found" found_by cmd_two commands_outside_the_table "$work/table"
+
 check "grading/lib/*.sh calls no function that only grading/grade.sh defines" none_from calls lib_calls_into_main grading
 check "grading/*.cpp/*.hpp include one another in no cycle" none_from cycles include_cycles grading
+check "every command of grading/grader_*_commands.cpp is in grader_main.cpp's table" none_from commands \
+    commands_outside_the_table grading
+check "grading/grader_main.cpp is at most 400 lines ($(wc -l <grading/grader_main.cpp))" test "$(wc -l <grading/grader_main.cpp)" -le 400
 finish
