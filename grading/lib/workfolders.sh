@@ -211,7 +211,7 @@ prepare_lab_folder() {
             return 1
         fi
     done
-    # A copy for the similarity report (grader similarity), in the instructor's folder only.
+    # A copy for the similarity report (grader class-summary), in the instructor's folder only.
     mkdir -p -- "$dir/files"
     for i in "${!files[@]}"; do cp -- "$box/labs/$lab/${files[i]}" "$dir/files/"; done
     # Includes that reach outside the lab would let the build read the grader's files.
