@@ -26,6 +26,9 @@ tar -xzf "$work/course-student.tar.gz" -C "$work"
 root=$work/course-student
 
 labs=${SELFCHECK_LABS:-lab2 lab7}
+# "test: alone": grade.sh waits for tests/run.sh's quiet lock before its first timed run, as the
+# class of grading-gpu.sh does, so the times compared with the committed reference's are quiet.
+[[ -n ${TEST_QUIET_LOCK-} ]] && export GRADE_QUIET_LOCK=$TEST_QUIET_LOCK
 printf '%-6s %-28s %8s\n' lab "make labN-check, public" seconds >"$work/table.txt"
 for manifest in labs/*/manifest; do
     lab=$(basename "$(dirname "$manifest")")
