@@ -25,7 +25,7 @@
 #                      wrote themselves in summary.txt (default 0.5; all pairs: similarity.csv)
 #   --runners N        students run at a time on each GPU (default: a quarter of the CPUs per
 #                      GPU, 1 to 4); a timed run always has its GPU to itself
-#   --time-limit S     lower every case's time limit to S seconds (trial runs)
+#   --time-limit S     lower every case's time limit to S seconds (trial runs; --resume keeps it)
 #   --budget S         seconds of runs each student may use per lab, all cases and sanitizers
 #                      together (default: three of the lab's longest runs, each 2 x its time
 #                      limit + 10 s); what is left unrun then scores 0, "not run: budget".
@@ -223,6 +223,21 @@ load_secrets() {
     if [[ $LEADERBOARD == yes ]]; then LEADERBOARD_SALT=$(draw_secret leaderboard-salt) || exit 1; fi
 }
 
+# The time-limit cap and the wall margin of this run (TIME_LIMIT_CAP, WALL_MARGIN): the command
+# line's --time-limit and GRADE_WALL_MARGIN (default 10 s), else, when it resumes an earlier run
+# (--resume, a Slurm task or its collection), those of that run's plans, so that every student
+# of a class is graded with the same.
+keep_planned_limits() {
+    local earlier=$PLAN_DIR/${LABS[0]}.tsv cap
+    WALL_MARGIN=${GRADE_WALL_MARGIN-}
+    if [[ $MODE == resume && -f $earlier ]]; then
+        cap=$(field_of "$earlier" time_limit)
+        [[ -n $TIME_LIMIT_CAP || $cap == 0 ]] || TIME_LIMIT_CAP=$cap
+        [[ -n $WALL_MARGIN ]] || WALL_MARGIN=$(field_of "$earlier" margin)
+    fi
+    WALL_MARGIN=${WALL_MARGIN:-10}
+}
+
 # Every lab's plan, from its manifest through `grader plan` (which checks the manifest). A case's
 # arguments and time limit in this run are the grader's to write (runs.sh, cases_file).
 declare -A LAB_FILES=() LAB_PARTS=() LAB_CASES=() LAB_PERF_CASES=() LAB_NEEDS_PTX=()
@@ -233,9 +248,13 @@ declare -A SANITIZE_CASE=() SANITIZE_TOOLS=() SHARED_FILE_NAMES=() LAB_TITLE=() 
 declare -A ROUND_CASES=() ROUND_WORK=()
 # The manifests every grader command reads: the labs' own, or in a self-check their public
 # form (manifest_public, as the student tarball ships them), so that no hidden case is graded.
+# Each lab's plan in this run (PLAN_DIR/LAB.tsv, grading/plan_file.hpp) is written here, once,
+# and every later grader command of the lab reads it (--plan): its manifests, the seeds, the
+# time-limit cap and the wall margin.
 load_lab_plans() {
     local lab kind a b c d plan
-    MANIFESTS=$REPO/labs
+    MANIFESTS=$REPO/labs PLAN_DIR=$PRIVATE/plan
+    mkdir -p -- "$PLAN_DIR" || die "cannot make $PLAN_DIR"
     if [[ -z $LAB_LIST ]]; then
         LABS=()
         for lab in "$REPO"/labs/*/manifest; do [[ -f $lab ]] && LABS+=("$(basename "$(dirname "$lab")")"); done
@@ -243,6 +262,7 @@ load_lab_plans() {
         IFS=, read -ra LABS <<<"$LAB_LIST"
     fi
     ((${#LABS[@]})) || usage_error "no lab to grade"
+    keep_planned_limits
     for lab in "${LABS[@]}"; do
         [[ $lab =~ ^[A-Za-z0-9._-]+$ && -f $REPO/labs/$lab/manifest ]] || usage_error "no lab '$lab' (labs/$lab/manifest)"
         if [[ $SELF_CHECK == yes ]]; then
@@ -250,8 +270,9 @@ load_lab_plans() {
             mkdir -p -- "$MANIFESTS/$lab" && manifest_public "$REPO/labs/$lab/manifest" >"$MANIFESTS/$lab/manifest" ||
                 die "cannot copy the manifest of $lab"
         fi
-        plan=$("$GRADER" plan --manifests "$MANIFESTS" --lab "$lab" --grading-seed "$GRADING_SEED" \
-            ${TIME_LIMIT_CAP:+--time-limit "$TIME_LIMIT_CAP"} $([[ -n $SANITIZER ]] || echo --no-sanitizer) 2>&1) ||
+        plan=$("$GRADER" plan --manifests "$MANIFESTS" --lab "$lab" --grading-seed "$GRADING_SEED" --sample-seed "$SAMPLE_SEED" \
+            ${TIME_LIMIT_CAP:+--time-limit "$TIME_LIMIT_CAP"} --margin "$WALL_MARGIN" --write "$PLAN_DIR/$lab.tsv" \
+            $([[ -n $SANITIZER ]] || echo --no-sanitizer) 2>&1) ||
             die "labs/$lab/manifest: $plan" 2
         LAB_CASES[$lab]="" SANITIZE_CASE[$lab]=""
         while IFS=$'\t' read -r kind a b c d _; do

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -49,23 +50,35 @@ LabPlan load_plan(const std::string& manifest, const std::string& lab) {
 }  // namespace
 
 void lab_options(ArgParser& args) {
+    args.option("plan", "FILE", "",
+                "the lab's plan in this grading run (grader plan --write): its lab, manifests, seeds, time-limit cap and wall "
+                "margin, which the options below then need not repeat");
     args.option("lab", "LAB", "", "the lab (a folder of --manifests)");
     args.option("manifests", "DIR", "labs", "where the labs' folders are");
     args.option("grading-seed", "S", "0", "the grading run's seed, from which every graded case's seed is derived (0: none)");
 }
 
+std::optional<PlanFile> plan_file_of(const ArgParser& args) {
+    if (args.text("plan").empty()) return std::nullopt;
+    static std::map<std::string, PlanFile> read;  // a command asks more than once
+    auto it = read.find(args.text("plan"));
+    if (it == read.end()) it = read.emplace(args.text("plan"), read_plan_file(args.text("plan"))).first;
+    if (!args.text("lab").empty() && args.text("lab") != it->second.lab)
+        fail(exit_code::bad_usage, "--lab " + args.text("lab") + ": the plan " + args.text("plan") + " is of " + it->second.lab);
+    return it->second;
+}
+
 unsigned long long grading_seed_of(const ArgParser& args) {
     return static_cast<unsigned long long>(args.integer("grading-seed", 0, 1ll << 62));
 }
-
 LabPlan plan_from(const ArgParser& args) {
-    std::string lab = args.text("lab");
+    const std::optional<PlanFile> file = plan_file_of(args);
+    std::string lab = file ? file->lab : args.text("lab");
     if (lab.empty()) fail(exit_code::bad_usage, "--lab is required");
-    LabPlan plan = load_plan(args.text("manifests") + "/" + lab + "/manifest", lab);
-    plan.grading_seed = grading_seed_of(args);
+    LabPlan plan = load_plan((file ? file->manifests : args.text("manifests")) + "/" + lab + "/manifest", lab);
+    plan.grading_seed = file ? file->grading_seed : grading_seed_of(args);
     return plan;
 }
-
 std::map<std::string, LabPlan> load_plans(const std::string& manifests, const std::vector<std::string>& labs) {
     std::map<std::string, LabPlan> plans;
     for (const std::string& lab : labs) plans.emplace(lab, load_plan(manifests + "/" + lab + "/manifest", lab));
@@ -78,9 +91,14 @@ void wall_options(ArgParser& args) {
 }
 
 WallRules wall_rules_from(const ArgParser& args) {
+    if (auto plan = plan_file_of(args)) return WallRules{plan->time_limit, plan->margin};
     return WallRules{args.number("time-limit", 0, 1e6), args.number("margin", 0, 1e6)};
 }
 
+unsigned long long sample_seed_of(const ArgParser& args, const std::string& option) {
+    if (auto plan = plan_file_of(args)) return plan->sample_seed;
+    return static_cast<unsigned long long>(args.integer(option, 0, 1ll << 62));
+}
 ArgParser verb_parser(const std::string& command, int argc, char** argv, const std::map<std::string, std::string>& verbs,
                       std::string& verb) {
     verb = argc > 1 ? argv[1] : "";

@@ -13,11 +13,13 @@
 // Below: the helpers the stages share.
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "args.hpp"
 #include "lab_plan.hpp"
+#include "plan_file.hpp"
 #include "reports.hpp"
 #include "run_ledger.hpp"
 
@@ -62,15 +64,20 @@ std::string read_file(const std::string& path, size_t max_bytes = 4 << 20);
 void write_file(const std::string& path, const std::string& text);
 bool exists(const std::string& path);
 
-// --lab, --manifests (default labs; the manifest is labs/<lab>/manifest under it) and
-// --grading-seed; plan_from reads them.
+// --plan, or --lab, --manifests (default labs; the manifest is labs/<lab>/manifest under it)
+// and --grading-seed; plan_from reads them. With --plan (plan_file.hpp) the plan's lab,
+// manifests, seeds, cap and margin are taken, and a --lab naming another lab is bad usage.
 void lab_options(ArgParser& args);
+std::optional<PlanFile> plan_file_of(const ArgParser& args);
 LabPlan plan_from(const ArgParser& args);
-unsigned long long grading_seed_of(const ArgParser& args);
+unsigned long long grading_seed_of(const ArgParser& args);  // --grading-seed's
+
+// The secret sample seed: the plan's, else the option's.
+unsigned long long sample_seed_of(const ArgParser& args, const std::string& option);
 std::map<std::string, LabPlan> load_plans(const std::string& manifests, const std::vector<std::string>& labs);
 
 // How this grading run sets the wall clocks (run_ledger.hpp): grade.sh's --time-limit and
-// GRADE_WALL_MARGIN.
+// GRADE_WALL_MARGIN, the plan's when there is one.
 void wall_options(ArgParser& args);
 WallRules wall_rules_from(const ArgParser& args);
 

@@ -7,6 +7,7 @@
 #include "cpu_sets.hpp"
 #include "fail.hpp"
 #include "gpu.hpp"
+#include "plan_file.hpp"
 #include "grader_commands.hpp"
 #include "manifest.hpp"
 #include "round_plan.hpp"
@@ -28,9 +29,17 @@ int cmd_plan(ArgParser& args, int argc, char** argv) {
     lab_options(args);
     wall_options(args);
     args.flag("no-sanitizer", "the grading machine has no compute-sanitizer (the rounds' work counts no tool)");
+    args.option("write", "FILE", "", "also write the lab's plan in this run there (plan_file.hpp), for the later commands' --plan");
+    args.option("sample-seed", "S", "0", "with --write: the grading run's secret sample seed");
     args.parse(argc, argv);
+    if (!args.text("write").empty() && args.text("lab").empty())
+        fail(exit_code::bad_usage, "--write: the plan is written from --lab, not from --plan");
     LabPlan plan = plan_from(args);
     const WallRules rules = wall_rules_from(args);
+    if (!args.text("write").empty()) {
+        write_plan_file(args.text("write"), PlanFile{plan.lab, args.text("manifests"), plan.grading_seed,
+                                                     sample_seed_of(args, "sample-seed"), rules.time_limit_cap, rules.margin});
+    }
     std::printf("title\t%s\n", plan.title.c_str());
     std::printf("files\t%s\n", quoted_words(plan.student_files).c_str());
     std::printf("parts\t%s\n", quoted_words(plan.part_names()).c_str());

@@ -56,7 +56,7 @@ int cmd_cases_file(ArgParser& args, int argc, char** argv) {
     args.option("items", "LIST", "", "what to run, blank-separated");
     args.option("out", "FILE", "", "the cases file");
     args.option("reference", "DIR", "", "checked-runs: the reference outputs; a run whose sample is there is left out");
-    args.option("seed", "S", "1", "checked-runs: the grading run's secret sample seed");
+    args.option("seed", "S", "1", "checked-runs: the grading run's secret sample seed (without --plan)");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
     const std::string use = args.text("for"), out = args.text("out");
@@ -73,7 +73,7 @@ int cmd_cases_file(ArgParser& args, int argc, char** argv) {
         }
         if (missing.empty()) return 0;
         file = make_checked_run_cases_file(plan, wall_rules_from(args), missing,
-                                           static_cast<unsigned long long>(args.integer("seed", 0, 1ll << 62)));
+                                           sample_seed_of(args, "seed"));
     } else {
         const std::map<std::string, CasesUse> uses = {{"graded", CasesUse::graded},
                                                       {"reference-outputs", CasesUse::reference_outputs},
@@ -159,11 +159,11 @@ int cmd_keep_checked_runs(ArgParser& args, int argc, char** argv) {
     args.option("work", "DIR", "", "where the reference's run wrote them (its --out)");
     args.option("reference", "DIR", "", "the reference outputs, a folder per case: where the samples go");
     args.option("keep", "N", "65536", "positions to keep at most");
-    args.option("seed", "S", "1", "the grading run's secret sample seed");
+    args.option("seed", "S", "1", "the grading run's secret sample seed (without --plan)");
     args.parse(argc, argv);
     std::vector<std::string> problems = keep_checked_run_samples(
         plan_from(args), checked_run_items(args.text("runs")), args.text("work"), args.text("reference"),
-        static_cast<uint64_t>(args.integer("seed", 0, 1ll << 62)), size_t(args.integer("keep", 1, 1ll << 30)));
+        static_cast<uint64_t>(sample_seed_of(args, "seed")), size_t(args.integer("keep", 1, 1ll << 30)));
     for (const std::string& problem : problems) std::printf("%s\n", problem.c_str());
     return problems.empty() ? 0 : 1;
 }

@@ -64,7 +64,7 @@ check_build() {
     [[ $listed == yes ]] && checks+=(--out "$dir/forbidden.tsv" --sources "$box/labs/$lab" --symbols "$dir/symbols"
         --compiled "$box/build" --starter-headers "${TEMPLATE[$lab]}.starter.headers"
         --trusted "${TEMPLATE[$lab]}.nm" --starter "${TEMPLATE[$lab]}.starter.nm")
-    problems=$("$GRADER" check-build --manifests "$MANIFESTS" --lab "$lab" "${checks[@]}")
+    problems=$("$GRADER" check-build --plan "$PLAN_DIR/$lab.tsv" "${checks[@]}")
     case $? in
         0) ;;
         1) printf '%s\n' "$problems" >"$dir/problems.txt"; return 1 ;;

@@ -17,8 +17,7 @@
 # reference_wall LAB CASE...: the wall clock of one reference run over the cases, as a student's
 # batch run of them gets (grading/run_ledger.hpp), with no budget to draw on.
 reference_wall() {
-    "$GRADER" ledger wall --manifests "$MANIFESTS" --lab "$1" --for batch --cases "${*:2}" \
-        --margin "${GRADE_WALL_MARGIN:-10}" ${TIME_LIMIT_CAP:+--time-limit "$TIME_LIMIT_CAP"}
+    "$GRADER" ledger wall --plan "$PLAN_DIR/$1.tsv" --for batch --cases "${*:2}"
 }
 
 # reference_binary LAB GPU WALL LOG ARG...: one run of LAB's reference binary with the ARGs, its
@@ -84,7 +83,7 @@ make_missing_reference_outputs() {
 # check_reference LAB ROOT CASES [--with-bounds]: a line "CASE: what is wrong" for each reference
 # run of CASES under ROOT that is not complete (grader check-reference); exit 1 if any.
 check_reference() {
-    "$GRADER" check-reference --manifests "$MANIFESTS" --lab "$1" --root "$2" --cases "$3" "${@:4}"
+    "$GRADER" check-reference --plan "$PLAN_DIR/$1.tsv" --root "$2" --cases "$3" "${@:4}"
 }
 
 # time_reference LAB GPU DIR: one timing of LAB's performance cases on GPU, into DIR/<case>/.
@@ -140,7 +139,7 @@ check_reference_on_fresh_inputs() {
     make_checked_run_references_side_by_side probe_runs "the reference on fresh inputs" "$@"
 }
 probe_runs() {
-    "$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$1" --reference "${REFERENCE_DIR[$1]}" --probe "$SAMPLE_SEED"
+    "$GRADER" checked-runs --plan "$PLAN_DIR/$1.tsv" --reference "${REFERENCE_DIR[$1]}" --probe "$SAMPLE_SEED"
 }
 # make_class_checked_run_references LAB...: every reference the records of the public cases' runs
 # name (the timed round's, its second timings included) for the students of each LAB in
@@ -155,7 +154,7 @@ class_checked_runs() {
     for item in "${RUN_ITEMS[@]}"; do
         IFS=$'\t' read -r student lab <<<"$item"
         [[ $lab == "$1" && -d $OUT/students/$student/$lab/runs ]] || continue
-        "$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --reference "${REFERENCE_DIR[$lab]}" \
+        "$GRADER" checked-runs --plan "$PLAN_DIR/$lab.tsv" --reference "${REFERENCE_DIR[$lab]}" \
             --dir "$OUT/students/$student/$lab" || return 1
     done | sort -u
     return "${PIPESTATUS[0]}"
@@ -245,7 +244,7 @@ side_by_side_checked_run_references() {
 # its own).
 make_checked_run_references() {
     local lab=$1 dir=$2 gpu=$3 needed guard status=0
-    needed=$(beside_timed_runs "$GRADER" checked-runs --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" \
+    needed=$(beside_timed_runs "$GRADER" checked-runs --plan "$PLAN_DIR/$lab.tsv" --dir "$dir" \
         --reference "${REFERENCE_DIR[$lab]}") || return 1
     [[ -z $needed ]] && return 0
     exec {guard}>>"$PRIVATE/reference-$lab.lock"
@@ -269,7 +268,7 @@ run_checked_run_references() {
     work=$root/.checked-runs$share
     rm -rf -- "$work" && mkdir -p -- "$work"
     # Only those still missing: another run may have made some meanwhile.
-    list=$(cases_file "$lab" checked-runs "$work/cases.txt" "$4" --reference "$root" --seed "$SAMPLE_SEED") ||
+    list=$(cases_file "$lab" checked-runs "$work/cases.txt" "$4" --reference "$root") ||
         die "cannot write the checked runs' cases file of $lab"
     [[ -z $list ]] || mapfile -t made <<<"$list"
     if ((${#made[@]})); then
@@ -281,8 +280,8 @@ run_checked_run_references() {
         if ((status)); then
             echo "$lab: the reference run of ${made[*]} exited $status: $(failed_checks "$work/log.txt")" >>"$work/log.txt"
         else
-            beside_timed_runs "$GRADER" keep-checked-runs --manifests "$MANIFESTS" --lab "$lab" --runs "${made[*]}" \
-                --work "$work" --reference "$root" --seed "$SAMPLE_SEED" >>"$work/log.txt" 2>&1 || status=1
+            beside_timed_runs "$GRADER" keep-checked-runs --plan "$PLAN_DIR/$lab.tsv" --runs "${made[*]}" \
+                --work "$work" --reference "$root" >>"$work/log.txt" 2>&1 || status=1
         fi
         [[ $share == .side-* ]] || cp -- "$work/log.txt" "$PRIVATE/reference-checked-$lab.log"
     fi

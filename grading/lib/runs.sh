@@ -38,8 +38,7 @@ trim_logs() {
 #   to the log. Exit 1: no (no wall is left, no part is left).
 ledger() {
     local said status
-    { said=$("$GRADER" ledger "$1" --ledger "$ledger_file" --manifests "$MANIFESTS" --lab "$lab" \
-        --margin "${GRADE_WALL_MARGIN:-10}" ${TIME_LIMIT_CAP:+--time-limit "$TIME_LIMIT_CAP"} "${@:2}" 2>&1 >&3)
+    { said=$("$GRADER" ledger "$1" --ledger "$ledger_file" --plan "$PLAN_DIR/$lab.tsv" "${@:2}" 2>&1 >&3)
         status=$?; } 3>&1
     [[ -n $said ]] && log "$said"
     ((status < 2)) || die "grader ledger $1 failed for $student $lab: $said"
@@ -111,8 +110,7 @@ beside_timed_runs() {
 # cases-file, grading/cases_file.hpp: every graded process of a case gets the same line, so a
 # program cannot tell a sanitizer's run from a graded one by its arguments); prints what it runs.
 cases_file() {
-    "$GRADER" cases-file --manifests "$MANIFESTS" --lab "$1" --grading-seed "$GRADING_SEED" \
-        ${TIME_LIMIT_CAP:+--time-limit "$TIME_LIMIT_CAP"} --for "$2" --out "$3" --items "$4" "${@:5}"
+    "$GRADER" cases-file --plan "$PLAN_DIR/$1.tsv" --for "$2" --out "$3" --items "$4" "${@:5}"
 }
 
 # run_batch SLOT GPU STUDENT LAB KIND FOLDER CASE/PART...: one sandboxed process running the
@@ -427,7 +425,7 @@ time_again() {
     local timing_gpu pairs
     [[ ${SELF_CHECK:-no} == yes || ${KEEPS_NOTHING:-no} != yes ]] && return 0
     read -r timing_gpu 2>/dev/null <"$dir/gpu.txt" || return 0
-    if ! pairs=$(beside_timed_runs "$GRADER" time-again --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" \
+    if ! pairs=$(beside_timed_runs "$GRADER" time-again --plan "$PLAN_DIR/$lab.tsv" --dir "$dir" \
         --reference "${REFERENCE_DIR[$lab]-}" --timing "$(timing_root "$lab" "$timing_gpu")" --cases "$*" 2>&1); then
         log "what to time again of $student $lab is unknown: $pairs"
         return 0
@@ -455,7 +453,7 @@ time_again() {
 check_outputs() {
     [[ -n ${REFERENCE_DIR[$lab]-} ]] || return 0
     local said
-    if said=$(beside_timed_runs "$GRADER" check-outputs --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" --cases "$*" \
+    if said=$(beside_timed_runs "$GRADER" check-outputs --plan "$PLAN_DIR/$lab.tsv" --dir "$dir" --cases "$*" \
         --reference "${REFERENCE_DIR[$lab]}" $([[ ${GRADE_KEEP_WORK:-0} == 1 ]] && echo --keep) 2>&1); then
         [[ $said =~ \ [1-9][0-9]*\ (checked\ timed|waiting) ]] && log "the outputs of $student $lab ($*): $said"
         [[ $said =~ \ [1-9][0-9]*\ waiting\ for\ their\ positions ]] && printf '%s\t%s\t%s\n' "$student" "$lab" "$*" >>"$RUN_DIR/kept-runs-whole.tsv"

@@ -14,7 +14,7 @@ score_student_lab() {
     local timing=(--timing "$PRIVATE/timing/$RUN_ID/$lab/gpu$gpu")
     [[ $SELF_CHECK == yes ]] && self_check_timing "$lab"
     local scored
-    scored=$(beside_timed_runs "$GRADER" score --manifests "$MANIFESTS" --lab "$lab" --dir "$dir" \
+    scored=$(beside_timed_runs "$GRADER" score --plan "$PLAN_DIR/$lab.tsv" --dir "$dir" \
         --reference "${REFERENCE_DIR[$lab]:-$PRIVATE/reference/none}" "${timing[@]}" 2>>"$LOG_FILE") || return 1
     log "score $id $scored"
     state=$(field_of "$dir/score.tsv" state)

@@ -16,7 +16,6 @@ job_command() {
     local command=("$GRADING_DIR/grade.sh" --out "$OUT" --labs "$(IFS=,; echo "${LABS[*]}")" --sandbox "$SANDBOX_REQUEST"
         --similarity "$SIMILARITY")
     [[ -n $RUNNERS_PER_GPU ]] && command+=(--runners "$RUNNERS_PER_GPU")
-    [[ -n $TIME_LIMIT_CAP ]] && command+=(--time-limit "$TIME_LIMIT_CAP")
     [[ -n $BUDGET ]] && command+=(--budget "$BUDGET")
     [[ $LEADERBOARD == yes ]] && command+=(--leaderboard)
     [[ -n $ONLY_STUDENT ]] && command+=(--student "$ONLY_STUDENT")

@@ -193,7 +193,7 @@ prepare_lab_folder() {
     fi
     # Where the lab's files are is the grader's rule (grader lab-files, grading/submission_layout.hpp).
     local listing=$dir/lab-files found=() files=(${LAB_FILES[$lab]})
-    "$GRADER" lab-files --manifests "$MANIFESTS" --lab "$lab" --root "$root" --shared "${SHARED_FILE_NAMES[$lab]}" >"$listing"
+    "$GRADER" lab-files --plan "$PLAN_DIR/$lab.tsv" --root "$root" --shared "${SHARED_FILE_NAMES[$lab]}" >"$listing"
     case $? in
         0) mapfile -d '' -t found <"$listing" && rm -f -- "$listing" ;;
         1) mv -- "$listing" "$dir/problems.txt"; return 1 ;;
@@ -215,7 +215,7 @@ prepare_lab_folder() {
     mkdir -p -- "$dir/files"
     for i in "${!files[@]}"; do cp -- "$box/labs/$lab/${files[i]}" "$dir/files/"; done
     # Includes that reach outside the lab would let the build read the grader's files.
-    "$GRADER" scan-includes --manifests "$MANIFESTS" --lab "$lab" --sources "$box/labs/$lab" >"$dir/problems.txt"
+    "$GRADER" scan-includes --plan "$PLAN_DIR/$lab.tsv" --sources "$box/labs/$lab" >"$dir/problems.txt"
     case $? in
         0) rm -f -- "$dir/problems.txt" ;;
         1) rm -rf -- "$box"; return 1 ;;

@@ -71,4 +71,20 @@ check "... and no gradebook was written by either" test ! -e "$work/gradebook.cs
 check "class-pages: leaderboard entrants that are not there" refused 2 "--entrants: no file $work/nobody.tsv" \
     class-pages --out "$work" --labs lab1 --entrants "$work/nobody.tsv"
 check "... and no class report was written" test ! -e "$work/class-report.md"
+# The run's plan of a lab (grader plan --write, grading/plan_file.hpp), which later commands read.
+check "plan --write: from --lab only" refused 2 "--write: the plan is written from --lab" \
+    plan --plan "$work/nothing.tsv" --write "$work/plan.tsv"
+"$GRADER" plan --lab lab1 --grading-seed 7 --sample-seed 9 --time-limit 2 --margin 3 --write "$work/plan.tsv" >/dev/null
+check "plan --write: the plan holds the lab, the seeds, the cap and the margin" \
+    test "$(tr '\t' '\n' <"$work/plan.tsv" | sort | paste -sd' ')" == \
+    "grading_seed=7 lab=lab1 manifests=labs margin=3 sample_seed=9 time_limit=2"
+"$GRADER" cases-file --plan "$work/plan.tsv" --out "$work/planned.txt" --items "one/naive perf/naive" >/dev/null
+"$GRADER" cases-file --lab lab1 --grading-seed 7 --time-limit 2 --margin 3 --out "$work/forwarded.txt" --items "one/naive perf/naive" >/dev/null
+check "--plan: the cases file is the one its options forwarded by hand made" cmp "$work/planned.txt" "$work/forwarded.txt"
+check "--plan: a plan that is not there" refused 6 "no plan $work/none.tsv" cases-file --plan "$work/none.tsv" --out "$work/c" --items one/naive
+check "--plan: a --lab other than the plan's" refused 2 "--lab lab2: the plan $work/plan.tsv is of lab1" \
+    cases-file --plan "$work/plan.tsv" --lab lab2 --out "$work/c" --items one/naive
+printf 'lab=lab1\tmanifests=labs\n' >"$work/short.tsv"
+check "--plan: a plan without its seeds" refused 6 "$work/short.tsv: no grading_seed" \
+    cases-file --plan "$work/short.tsv" --out "$work/c" --items one/naive
 finish

@@ -208,4 +208,19 @@ check "on a terminal the progress line is rewritten in place" \
     grep -qF $'\r\033[Kruns: round 3/3 (sanitizers, hidden cases, scores) 1/1, 0 with failures, time left: none\r\n' "$work/again.txt"
 check "on a terminal no plain progress line is added" bash -c "! grep -q '^runs: ' '$work/again.txt'"
 
+# The run's plan of the lab (grading/plan_file.hpp), written once and read by every later grader
+# command: the seeds, the time-limit cap (grade_labcpu's --time-limit 1) and the wall margin
+# (GRADE_WALL_MARGIN=3); a --resume that gives neither grades with the run's own, not with the
+# full time limits and 10 s.
+plan=$out/.grader/plan/labcpu.tsv
+plan_field() { tr '\t' '\n' <"$plan" | sed -n "s/^$1=//p"; }
+planned() { echo "$(plan_field time_limit) $(plan_field margin) $(plan_field grading_seed)"; }
+check "the plan holds the run's cap, margin and seed ($(planned))" \
+    test "$(planned)" == "1 3 $(cat "$out/.grader/grading-seed")"
+(unset GRADE_WALL_MARGIN; GRADE_TEMPLATE_CACHE=$(labcpu_template_cache) GRADE_ASSUME_GPU=1 BUILD=$BUILD CUDA_ARCH=${CUDA_ARCH:-90} \
+    "$repo/grading/grade.sh" --labs labcpu --out "$out" --resume --sandbox "$(best_sandbox)" "$subs") >"$work/resume.txt" 2>&1
+status=$?
+check "a --resume without --time-limit and GRADE_WALL_MARGIN keeps them (status $status; plan: $(planned))" \
+    test "$status.$(planned)" == "0.1 3 $(cat "$out/.grader/grading-seed")"
+
 finish
