@@ -71,6 +71,7 @@ std::optional<PlanFile> plan_file_of(const ArgParser& args) {
 unsigned long long grading_seed_of(const ArgParser& args) {
     return static_cast<unsigned long long>(args.integer("grading-seed", 0, 1ll << 62));
 }
+
 LabPlan plan_from(const ArgParser& args) {
     const std::optional<PlanFile> file = plan_file_of(args);
     std::string lab = file ? file->lab : args.text("lab");
@@ -79,6 +80,7 @@ LabPlan plan_from(const ArgParser& args) {
     plan.grading_seed = file ? file->grading_seed : grading_seed_of(args);
     return plan;
 }
+
 std::map<std::string, LabPlan> load_plans(const std::string& manifests, const std::vector<std::string>& labs) {
     std::map<std::string, LabPlan> plans;
     for (const std::string& lab : labs) plans.emplace(lab, load_plan(manifests + "/" + lab + "/manifest", lab));
@@ -99,6 +101,7 @@ unsigned long long sample_seed_of(const ArgParser& args, const std::string& opti
     if (auto plan = plan_file_of(args)) return plan->sample_seed;
     return static_cast<unsigned long long>(args.integer(option, 0, 1ll << 62));
 }
+
 ArgParser verb_parser(const std::string& command, int argc, char** argv, const std::map<std::string, std::string>& verbs,
                       std::string& verb) {
     verb = argc > 1 ? argv[1] : "";

@@ -24,7 +24,8 @@ std::string quoted_words(const std::vector<std::string>& words) {
 
 }  // namespace
 
-// Lines of tab-separated fields for grade.sh: the plan, checked.
+// Lines of tab-separated fields for grade.sh: the plan, checked; with --write, also the lab's plan
+// in this run that its later commands read (plan_file.hpp).
 int cmd_plan(ArgParser& args, int argc, char** argv) {
     lab_options(args);
     wall_options(args);
