@@ -49,6 +49,9 @@ check "another GPU is not held up" before other x1
 # the grader's (grading/run_evidence.hpp); this checks what runs.sh makes of its answer.
 source grading/lib/common.sh
 GRADER=${BUILD:-build}/bin/grader MANIFESTS=labs lab=lab1 student=s ledger_file=$RUN_DIR/ledger LOG_FILE=$RUN_DIR/grading.log
+# The lab's plan in this run, which runs.sh's grader commands read (grade.sh, load_lab_plans).
+PLAN_DIR=$RUN_DIR/plan
+mkdir -p "$PLAN_DIR" && "$GRADER" plan --lab lab1 --write "$PLAN_DIR/lab1.tsv" >/dev/null || check "grader plan --write" false
 "$GRADER" ledger start --manifests labs --lab lab1 --ledger "$ledger_file" || check "grader ledger start" false
 printf 'outcome=exited\texit=7\tseconds=1.5\n' >"$RUN_DIR/short.tsv"
 printf 'outcome=exited\texit=1\tseconds=2\n' >"$RUN_DIR/tool.tsv"
