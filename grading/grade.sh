@@ -249,7 +249,7 @@ declare -A ROUND_CASES=() ROUND_WORK=()
 # The manifests every grader command reads: the labs' own, or in a self-check their public
 # form (manifest_public, as the student tarball ships them), so that no hidden case is graded.
 # Each lab's plan in this run (PLAN_DIR/LAB.tsv, grading/plan_file.hpp) is written here, once,
-# and every later grader command of the lab reads it (--plan): its manifests, the seeds, the
+# and every later grader command of the lab reads it (--plan): its manifests, the seeds of the run, the
 # time-limit cap and the wall margin.
 load_lab_plans() {
     local lab kind a b c d plan

@@ -70,7 +70,7 @@ bool exists(const std::string& path);
 void lab_options(ArgParser& args);
 std::optional<PlanFile> plan_file_of(const ArgParser& args);
 LabPlan plan_from(const ArgParser& args);
-unsigned long long grading_seed_of(const ArgParser& args);  // --grading-seed's
+unsigned long long grading_seed_of(const ArgParser& args);  // the value of --grading-seed
 
 // The secret sample seed: the plan's, else the option's.
 unsigned long long sample_seed_of(const ArgParser& args, const std::string& option);
