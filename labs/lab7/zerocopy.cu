@@ -26,7 +26,7 @@ void matmul_cpu_ijk(const HostMatmul& p, Launcher& launch) {
 
 void matmul_cpu_ikj(const HostMatmul& p, Launcher& launch) {
     // TODO 1c: the same product, loops in the order i, k, j: row i of C starts at 0, then
-    //          gets A[i][k] * (row k of B) added for every k. Why is it faster? (question 2 (Why is i-k-j faster than i-j-k))
+    //          gets A[i][k] * (row k of B) added for every k. Why is it faster? (question 2 (Why is i-k-j faster))
     // TODO 1d: launch.note_host_work();
     (void)p, (void)launch;
 }
