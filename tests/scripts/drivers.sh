@@ -27,6 +27,8 @@ for manifest in labs/*/manifest; do
     check_run 2 "--reps must be between 0 and" -- "$binary" --reps -1
     check_run 2 "--check must be auto, full, sample or none" -- "$binary" --check maybe
     check_run 2 "--write-bounds needs --out DIR" -- "$binary" --write-bounds
+    check_run 2 "--data-seed must be a whole number, got '12x'" -- "$binary" --data-seed 12x
+    check_run 2 "--launch-trace must be auto, required or off, got 'sometimes'" -- "$binary" --launch-trace sometimes
     check_run 6 "--cases: cannot read $work/none.txt" -- "$binary" --cases "$work/none.txt"
     printf '# comment\n\none --seed 1\none --seed 2\n' >"$work/twice.txt"
     check_run 2 "twice.txt:4: case 'one' is named twice" -- "$binary" --cases "$work/twice.txt"

@@ -87,4 +87,7 @@ check "--plan: a --lab other than the plan's" refused 2 "--lab lab2: the plan $w
 printf 'lab=lab1\tmanifests=labs\n' >"$work/short.tsv"
 check "--plan: a plan without its seeds" refused 6 "$work/short.tsv: no grading_seed" \
     cases-file --plan "$work/short.tsv" --out "$work/c" --items one/naive
+# make handouts-rubric's command: a lab is required, and one without a manifest is refused.
+check "rubric: no --lab" refused 2 "--lab is required" rubric
+check "rubric: a lab without a manifest" refused 2 "cannot read manifest labs/nolab/manifest" rubric --lab nolab
 finish
