@@ -63,3 +63,4 @@ inline std::string csv_row(const std::vector<std::string>& fields) {
 }
 
 std::string format_fixed(double value, int decimals);  // "12.35"
+std::string format_general(double value);              // as few digits as it needs: "2", "1.15", "0.5"

@@ -9,17 +9,13 @@
 #include <map>
 #include <stdexcept>
 
+#include "table.hpp"  // format_general
+
 namespace {
 
 std::string words_of(const std::vector<std::string>& words) {
     std::string text;
     for (const std::string& w : words) text += " " + w;
-    return text;
-}
-
-std::string number(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", value);
     return text;
 }
 
@@ -32,7 +28,7 @@ const CasePlan& case_named(const LabPlan& plan, const std::string& name) {
 // NAME, the case's run arguments and its time limit in this run, then `extra`.
 std::string case_line(const LabPlan& plan, const CasePlan& c, const WallRules& rules, const std::string& name,
                       const std::string& extra) {
-    return name + words_of(plan.run_args(c)) + " --time-limit " + number(case_time_limit(c, rules)) + extra;
+    return name + words_of(plan.run_args(c)) + " --time-limit " + format_general(case_time_limit(c, rules)) + extra;
 }
 
 }  // namespace

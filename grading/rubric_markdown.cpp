@@ -1,19 +1,12 @@
 #include "rubric_markdown.hpp"
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "args.hpp"  // join_list
+#include "table.hpp"  // format_general
 
 namespace {
-
-// Points and ratios as the manifest writes them: 2, 1.15, 0.5.
-std::string number(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", value);
-    return text;
-}
 
 std::string code(const std::string& text) { return "`" + text + "`"; }
 
@@ -77,7 +70,7 @@ std::string shown_options(const CasePlan& c) {
 }
 
 // "1 point", "2 points", "0.5 points".
-std::string points(double value) { return number(value) + (value == 1 ? " point" : " points"); }
+std::string points(double value) { return format_general(value) + (value == 1 ? " point" : " points"); }
 
 // The lab's correctness and performance points, over every part: what max_points adds up.
 struct Totals {
@@ -110,22 +103,22 @@ std::string cases_table(const LabPlan& plan) {
             (c.hidden ? hidden : shown) += 1;
             std::string kind = c.hidden ? "hidden" : c.perf ? "public, timed" : "public";
             if (c.name == plan.sanitize_case) kind += ", sanitizers";
-            out += "| " + code(c.name) + " | " + kind + " | " + number(c.points) + " | " +
+            out += "| " + code(c.name) + " | " + kind + " | " + format_general(c.points) + " | " +
                    (c.hidden ? "—" : shown_options(c)) + " |\n";
         }
     double per_part = plan.parts.empty() ? 0 : plan.correctness_points(plan.parts.front());
     std::string text = plural(shown, "public case", "public cases") + " and " + plural(hidden, "hidden one", "hidden ones") +
-                       ": " + number(per_part) + " correctness points per part.";
+                       ": " + format_general(per_part) + " correctness points per part.";
     // The checker's rule (grading/output_check.hpp): |student - reference| <= tolerance x 2 x bound.
     bool one_tolerance = true;
     for (const CasePlan& c : plan.cases) one_tolerance = one_tolerance && c.tolerance == plan.cases.front().tolerance;
     text += " A part passes a case when each element of its output differs from the reference solution's, on the same "
             "inputs, by at most ";
     if (one_tolerance && !plan.cases.empty()) {
-        text += number(2 * plan.cases.front().tolerance) + " × the error bound the reference run gives it.";
+        text += format_general(2 * plan.cases.front().tolerance) + " × the error bound the reference run gives it.";
     } else {
         std::vector<std::string> multiples;
-        for (const CasePlan& c : plan.cases) multiples.push_back(code(c.name) + " " + number(2 * c.tolerance));
+        for (const CasePlan& c : plan.cases) multiples.push_back(code(c.name) + " " + format_general(2 * c.tolerance));
         text += "a multiple of the error bound the reference run gives it (" + listed(multiples) + ").";
     }
     if (!plan.grading_args.empty())
@@ -137,10 +130,10 @@ std::string cases_table(const LabPlan& plan) {
     bool one_limit = true;
     for (const CasePlan& c : plan.cases) one_limit = one_limit && c.time_limit == plan.cases.front().time_limit;
     if (one_limit && !plan.cases.empty()) {
-        text += " A part still running after " + number(plan.cases.front().time_limit) + " s is stopped.";
+        text += " A part still running after " + format_general(plan.cases.front().time_limit) + " s is stopped.";
     } else {
         std::vector<std::string> limits;
-        for (const CasePlan& c : plan.cases) limits.push_back(code(c.name) + " " + number(c.time_limit) + " s");
+        for (const CasePlan& c : plan.cases) limits.push_back(code(c.name) + " " + format_general(c.time_limit) + " s");
         text += " A part still running after its case's time limit is stopped: " + listed(limits) + ".";
     }
     return out + "\n" + wrapped(text);
@@ -151,21 +144,21 @@ std::string parts_table(const LabPlan& plan) {
     std::string out;
     if (timed.empty()) {
         out = "| part | correctness |\n| --- | ---: |\n";
-        for (const PartPlan& p : plan.parts) out += "| " + code(p.name) + " | " + number(plan.correctness_points(p)) + " |\n";
+        for (const PartPlan& p : plan.parts) out += "| " + code(p.name) + " | " + format_general(plan.correctness_points(p)) + " |\n";
         return out + "\n" + wrapped("No case is timed for points in this lab.");
     }
     out = "| part | correctness | performance | full points at | none from |\n| --- | ---: | ---: | ---: | ---: |\n";
     for (const PartPlan& p : plan.parts) {
-        std::string perf = number(plan.performance_points(p));
-        if (timed.size() > 1) perf += " (" + number(p.perf_points) + " a case)";
+        std::string perf = format_general(plan.performance_points(p));
+        if (timed.size() > 1) perf += " (" + format_general(p.perf_points) + " a case)";
         if (p.speed) perf += ", speed part";
         bool earns = p.perf_points > 0;
-        out += "| " + code(p.name) + " | " + number(plan.correctness_points(p)) + " | " + perf + " | " +
-               (earns ? "r ≤ " + number(p.curve.full_ratio) : "") + " | " + (earns ? "r ≥ " + number(p.curve.zero_ratio) : "") +
+        out += "| " + code(p.name) + " | " + format_general(plan.correctness_points(p)) + " | " + perf + " | " +
+               (earns ? "r ≤ " + format_general(p.curve.full_ratio) : "") + " | " + (earns ? "r ≥ " + format_general(p.curve.zero_ratio) : "") +
                " |\n";
     }
     const Totals lab = totals(plan);
-    out += "| in all | " + number(lab.correctness) + " | " + number(lab.performance) + " | | |\n";
+    out += "| in all | " + format_general(lab.correctness) + " | " + format_general(lab.performance) + " | | |\n";
     std::vector<std::string> names;
     for (const CasePlan* c : timed) names.push_back(code(c->name));
     std::string text = "r is a correct part's median time on " + std::string(timed.size() > 1 ? "a timed case (" : "the timed case (") +
@@ -186,18 +179,18 @@ std::string sanitizer_sentence(const LabPlan& plan) {
     std::string out = "compute-sanitizer: " + listed(tools) + (n == 1 ? " runs" : " run") + " case " + code(plan.sanitize_case) +
                       (n == 1 ? ": an error it reports takes " : ": each tool that reports an error takes ") +
                       points(plan.sanitize_points) + ", once however many it reports";
-    if (n > 1) out += " (" + number(plan.sanitize_points * double(n)) + " at most)";
+    if (n > 1) out += " (" + format_general(plan.sanitize_points * double(n)) + " at most)";
     return wrapped(out + ".");
 }
 
 std::string total_sentence(const LabPlan& plan) {
     const Totals lab = totals(plan);
     std::string out = "**In all: " + points(plan.max_points()) + "** (";
-    out += lab.performance > 0 ? number(lab.correctness) + " for correctness, " + number(lab.performance) + " for performance"
+    out += lab.performance > 0 ? format_general(lab.correctness) + " for correctness, " + format_general(lab.performance) + " for performance"
                                : "all for correctness";
     out += ")";
     double deductions = plan.sanitize_case.empty() ? 0 : plan.sanitize_points * double(plan.sanitize_tools.size());
-    if (deductions > 0) out += ", less up to " + number(deductions) + " for the " + (plan.sanitize_tools.size() == 1 ? "sanitizer" : "sanitizers");
+    if (deductions > 0) out += ", less up to " + format_general(deductions) + " for the " + (plan.sanitize_tools.size() == 1 ? "sanitizer" : "sanitizers");
     return wrapped(out + "; a lab's total never goes below zero.");
 }
 

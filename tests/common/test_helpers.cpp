@@ -170,6 +170,9 @@ TEST_CASE("CSV fields are quoted only when they must be", "[table]") {
     CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
     CHECK(csv_row({"1", "x,y", ""}) == "1,\"x,y\",");
     CHECK(format_fixed(3.14159, 2) == "3.14");
+    CHECK(format_general(2) == "2");
+    CHECK(format_general(1.15) == "1.15");
+    CHECK(format_general(0.5) == "0.5");
 }
 
 TEST_CASE("argument parser: values, defaults, both spellings, flags", "[args]") {
