@@ -239,9 +239,9 @@ keep_planned_limits() {
 }
 
 # Every lab's plan, from its manifest through `grader plan` (which checks the manifest). A case's
-# arguments and time limit in this run are the grader's to write (runs.sh, cases_file).
-declare -A LAB_FILES=() LAB_PARTS=() LAB_CASES=() LAB_PERF_CASES=() LAB_NEEDS_PTX=()
-declare -A SANITIZE_CASE=() SANITIZE_TOOLS=() SHARED_FILE_NAMES=() LAB_TITLE=() REFERENCE_DIR=()
+# arguments and time limit in this run are the grader's to write (grader run-group, reference.sh).
+declare -A LAB_FILES=() LAB_CASES=() LAB_PERF_CASES=() LAB_NEEDS_PTX=()
+declare -A SANITIZE_CASE=() SHARED_FILE_NAMES=() LAB_TITLE=() REFERENCE_DIR=()
 # The cases of each round by kind (LAB/public-untimed, public-timed, hidden-untimed,
 # hidden-timed) and what a student x lab runs in each (LAB/ROUND: "UNTIMED TIMED" processes):
 # grading/round_plan.hpp.
@@ -279,11 +279,10 @@ load_lab_plans() {
             case $kind in
                 title) LAB_TITLE[$lab]=$a ;;
                 files) LAB_FILES[$lab]=$a ;;
-                parts) LAB_PARTS[$lab]=$a ;;
                 perf) LAB_PERF_CASES[$lab]=$a ;;
                 ptx) LAB_NEEDS_PTX[$lab]=$a ;;
                 case) LAB_CASES[$lab]+="${LAB_CASES[$lab]:+ }$a" ;;
-                sanitize) SANITIZE_CASE[$lab]=$a; SANITIZE_TOOLS[$lab]=$c ;;
+                sanitize) SANITIZE_CASE[$lab]=$a ;;
                 round) ROUND_CASES[$lab/$a]=$b ;;
                 work) ROUND_WORK[$lab/$a]="$b $c" ;;
             esac

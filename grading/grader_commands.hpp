@@ -2,8 +2,7 @@
 // grading run they serve, each stage in its own file:
 //   grader_plan_commands.cpp   before the builds: the lab's plan, the machine, the submissions
 //   grader_build_commands.cpp  around a student's build: its includes, what it read, its APIs
-//   grader_ledger_commands.cpp the run-time ledger of one student x lab
-//   grader_run_commands.cpp    the runs: cases files, evidence, reference runs, output checks
+//   grader_run_commands.cpp    the runs: a student x lab's in a round, the reference's, output checks
 //   grader_score_commands.cpp  one student's score and reports
 //   grader_class_commands.cpp  the class's gradebook, similarity, class report and leaderboard
 // One way in for all: grader_main.cpp makes each command's ArgParser ("grader NAME", its help
@@ -37,21 +36,17 @@ int cmd_scan_includes(ArgParser& args, int argc, char** argv);
 int cmd_headers(ArgParser& args, int argc, char** argv);
 int cmd_check_build(ArgParser& args, int argc, char** argv);
 
-int cmd_ledger(ArgParser& args, int argc, char** argv);
-
 int cmd_cases_file(ArgParser& args, int argc, char** argv);
-int cmd_file_evidence(ArgParser& args, int argc, char** argv);
+int cmd_run_group(ArgParser& args, int argc, char** argv);
 int cmd_check_reference(ArgParser& args, int argc, char** argv);
 int cmd_checked_runs(ArgParser& args, int argc, char** argv);
 int cmd_keep_checked_runs(ArgParser& args, int argc, char** argv);
 int cmd_check_outputs(ArgParser& args, int argc, char** argv);
 int cmd_check(ArgParser& args, int argc, char** argv);
-int cmd_gpu_suspect(ArgParser& args, int argc, char** argv);
 int cmd_timing(ArgParser& args, int argc, char** argv);
 int cmd_progress(ArgParser& args, int argc, char** argv);
 
 int cmd_score(ArgParser& args, int argc, char** argv);
-int cmd_time_again(ArgParser& args, int argc, char** argv);
 int cmd_report(ArgParser& args, int argc, char** argv);
 
 int cmd_class_summary(ArgParser& args, int argc, char** argv);

@@ -46,12 +46,12 @@ const std::vector<Command>& commands() {
          "Checks a student build: what it read, the lab's forbidden APIs (forbidden.tsv), the objects' symbols; prints the "
          "problems, exit 1 if any.",
          cmd_check_build},
-        // The runs (grader_ledger_commands.cpp, grader_run_commands.cpp).
-        {"ledger", "The run-time ledger of one student x lab: grader ledger VERB (start, wall, spend, stops, pending, "
-                   "after-batch, parts, not-run).",
-         cmd_ledger},
+        // The runs (grader_run_commands.cpp).
         {"cases-file", "Writes the cases file of one run and prints what it runs, one a line.", cmd_cases_file},
-        {"file-evidence", "Files a sandboxed run's record and outputs into each of its cases' evidence folders.", cmd_file_evidence},
+        {"run-group",
+         "Runs one student x lab's cases, sanitizers or second timing of a round in the sandbox (after --), keeps its ledger "
+         "and files the evidence.",
+         cmd_run_group},
         {"check-reference", "Checks that reference runs are complete; prints what is wrong and exits 1 if not.", cmd_check_reference},
         {"checked-runs", "Prints CASE/SEED/PART for each checked timed run whose reference output is missing.", cmd_checked_runs},
         {"keep-checked-runs",
@@ -62,14 +62,9 @@ const std::vector<Command>& commands() {
          "still waiting for their references to their samples and removes the other arrays.",
          cmd_check_outputs},
         {"check", "Compares one student output with the reference output; exit 0 when it passes.", cmd_check},
-        {"gpu-suspect", "Exit 0 when a run of the student x lab in --dir may have taken the GPU down, 1 when none.", cmd_gpu_suspect},
         {"timing", "Whether the reference is to be timed now: grader timing VERB (before-student, after-round).", cmd_timing},
         {"progress", "The runs' progress line: grader progress VERB (start, round, step).", cmd_progress},
         // Scoring a student (grader_score_commands.cpp).
-        {"time-again",
-         "Prints 'CASE<TAB>PART' for each part of --cases whose timed run was right but slower than its full_ratio of the "
-         "reference's time.",
-         cmd_time_again},
         {"score", "Scores one student on one lab from the evidence in its folder; writes score.tsv there.", cmd_score},
         {"report", "Writes feedback.md and results.json for one student from the labs' score files.", cmd_report},
         // The class (grader_class_commands.cpp).

@@ -1,7 +1,6 @@
-// The grader's commands of the runs (grader_commands.hpp): each process's cases file and the
-// evidence it left, the reference's runs and the samples of the checked timed runs, the outputs
-// checked as the runs end, whether a GPU may have been taken down, when to time the reference,
-// and the progress line.
+// The grader's commands of the runs (grader_commands.hpp): a student x lab's runs of a round,
+// the reference's cases files and runs and the samples of the checked timed runs, the outputs
+// checked as the runs end, when to time the reference, and the progress line.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -18,7 +17,8 @@
 #include "progress.hpp"
 #include "reference_run.hpp"
 #include "run_evidence.hpp"
-#include "run_files.hpp"
+#include "run_group.hpp"
+#include "scoring.hpp"
 #include "table.hpp"
 #include "timing_schedule.hpp"
 
@@ -57,11 +57,14 @@ int cmd_cases_file(ArgParser& args, int argc, char** argv) {
     args.option("out", "FILE", "", "the cases file");
     args.option("reference", "DIR", "", "checked-runs: the reference outputs; a run whose sample is there is left out");
     args.option("seed", "S", "1", "checked-runs: the grading run's secret sample seed (without --plan)");
+    args.option("wall-out", "FILE", "", "where to write the wall clock of one process running them, whole seconds "
+                                        "(a student's batch's, run_ledger.hpp: the reference's runs have no budget)");
     args.parse(argc, argv);
     LabPlan plan = plan_from(args);
     const std::string use = args.text("for"), out = args.text("out");
     if (out.empty()) fail(exit_code::bad_usage, "--out is required");
     std::vector<std::string> printed;
+    std::vector<double> limits;  // of the manifest's cases run
     CasesFile file;
     if (use == "checked-runs") {
         std::vector<CheckedRun> missing;
@@ -70,6 +73,7 @@ int cmd_cases_file(ArgParser& args, int argc, char** argv) {
             if (exists(args.text("reference") + "/" + checked_run_sample(case_name, part, seed))) continue;
             missing.push_back(run);
             printed.push_back(checked_run_item(run));
+            limits.push_back(case_time_limit(*plan.find_case(case_name), wall_rules_from(args)));
         }
         if (missing.empty()) return 0;
         file = make_checked_run_cases_file(plan, wall_rules_from(args), missing,
@@ -81,25 +85,90 @@ int cmd_cases_file(ArgParser& args, int argc, char** argv) {
         if (!uses.count(use)) fail(exit_code::bad_usage, "--for " + use + ": not a use of a cases file");
         file = make_cases_file(plan, wall_rules_from(args), uses.at(use), split_words(args.text("items")));
         printed = file.cases;
+        for (const std::string& name : file.cases) limits.push_back(case_time_limit(*plan.find_case(name), wall_rules_from(args)));
     }
     if (file.lines.empty()) fail(exit_code::bad_usage, "--items names nothing to run");
     write_cases_file(out, file.lines);
+    if (!args.text("wall-out").empty())
+        write_file(args.text("wall-out"), std::to_string(batch_wall(limits, wall_rules_from(args))) + "\n");
     for (const std::string& line : printed) std::printf("%s\n", line.c_str());
     return 0;
 }
 
-// grader file-evidence: what one sandboxed process of a student left, filed for each of its cases
-// (run_files.hpp), for grading/lib/runs.sh's run_batch.
-int cmd_file_evidence(ArgParser& args, int argc, char** argv) {
-    args.option("box", "DIR", "", "the process's box (its outputs under run-out/<case>)");
-    args.option("run", "DIR", "", "the grader's record of the process: sandbox.tsv, stdout.txt, stderr.txt");
-    args.option("evidence", "DIR", "", "the student x lab's runs/ folder");
-    args.option("folder", "NAME", "", "the run's folder in each case's (batch-N, a part, second-timing)");
-    args.option("cases", "LIST", "", "the process's cases, blank-separated");
-    args.parse(argc, argv);
-    file_run_evidence(args.text("box"), args.text("run"), args.text("evidence"), args.text("folder"),
-                      split_words(args.text("cases")));
-    return 0;
+// grader run-group: one student x lab's runs in one round (run_group.hpp), for grading/lib/runs.sh.
+// The sandbox command and its options for this runner come after "--". Exit 0 when done,
+// kRunAgainAlone when the GPU may have been short while shared (nothing of the ledger written),
+// kAskTheGpu when done but a run may have taken the GPU down.
+int cmd_run_group(ArgParser& args, int argc, char** argv) {
+    int own = 1;
+    while (own < argc && std::string(argv[own]) != "--") ++own;
+    lab_options(args);
+    wall_options(args);
+    args.option("dir", "DIR", "", "the student x lab's folder (runs/, sanitize/)");
+    args.option("built", "DIR", "", "its built work folder: each process runs in a fresh copy, DIR.run");
+    args.option("ledger", "FILE", "", "its run-time ledger, started when missing");
+    args.option("budget", "S", "0", "the budget of a ledger started here (0: three of the lab's longest process walls)");
+    args.option("uid", "UID", "", "the sandbox uid the copies are lent to (none: the grader's own user)");
+    args.option("gpu", "ID", "0", "the GPU of every run (CUDA_VISIBLE_DEVICES)");
+    args.option("cpus", "LIST", "", "the CPUs of a timed run (sandbox.sh --cpus)");
+    args.flag("shared", "the GPU is shared with other runners: a run short of GPU memory asks for the group alone");
+    args.option("driver-args", "WORDS", "", "the driver's options before --cases, blank-separated");
+    args.option("output-limit", "BYTES", std::to_string(256ll << 20), "what a process may write");
+    args.flag("sanitize", "first the lab's sanitizer tools on its sanitize case");
+    args.option("sanitizer-script", "FILE", "", "mk/sanitize.sh (none: compute-sanitizer is not installed)");
+    args.option("cases", "LIST", "", "the cases to run every part of, blank-separated");
+    args.option("time-again", "LIST", "", "timed cases whose right parts slower than full points are timed once more");
+    args.option("reference", "DIR", "", "--time-again: the reference outputs");
+    args.option("timing", "DIR", "", "--time-again: the reference's timings on this GPU");
+    args.flag("hidden", "the cases are hidden: their copies get the lab's hidden data");
+    args.option("hidden-data", "DIR", "", "the lab's hidden data (grading/hidden/LAB)");
+    args.parse(own, argv);
+    if (own + 1 >= argc) fail(exit_code::bad_usage, "the sandbox command is required after --");
+
+    RunGroupSetup setup;
+    setup.plan = plan_from(args), setup.rules = wall_rules_from(args);
+    setup.dir = args.text("dir"), setup.built = args.text("built"), setup.ledger_path = args.text("ledger");
+    if (setup.dir.empty() || setup.built.empty() || setup.ledger_path.empty())
+        fail(exit_code::bad_usage, "--dir, --built and --ledger are required");
+    setup.budget = args.integer("budget", 0, 1ll << 40);
+    if (!args.text("uid").empty()) setup.uid = int(args.integer("uid", 1, 1 << 30));
+    setup.gpu = args.text("gpu"), setup.cpus = args.text("cpus"), setup.shared = args.is_set("shared");
+    setup.hidden_data = args.text("hidden-data");
+    setup.driver_args = split_words(args.text("driver-args"));
+    setup.output_limit = args.integer("output-limit", 1, 1ll << 50);
+    setup.sandbox.assign(argv + own + 1, argv + argc);
+
+    RunGroupWork work;
+    work.sanitize = args.is_set("sanitize");
+    if (work.sanitize && !args.text("sanitizer-script").empty()) {
+        work.sanitize_script = read_file(args.text("sanitizer-script"));
+        if (work.sanitize_script.empty()) fail(exit_code::io_error, "cannot read " + args.text("sanitizer-script"));
+    }
+    work.cases = split_words(args.text("cases"));
+    work.hidden = args.is_set("hidden");
+    std::vector<std::string> log;
+    if (!args.text("time-again").empty()) {
+        // The second timing is the grader's choice; when it cannot tell which parts, none is run.
+        try {
+            ScoringInputs inputs{setup.dir, args.text("reference"), args.text("timing"), ""};
+            for (const auto& [case_name, part] : parts_to_time_again(setup.plan, inputs, split_words(args.text("time-again"))))
+                work.time_again.push_back(case_name + "/" + part);
+        } catch (const std::exception& e) {
+            log.push_back("what to time again of " + setup.dir + " is unknown: " + e.what());
+        }
+    }
+    RunGroupEnd end;
+    try {
+        end = run_group(setup, work, log);
+    } catch (const std::invalid_argument& e) {
+        for (const std::string& line : log) std::fprintf(stderr, "%s\n", line.c_str());
+        fail(exit_code::bad_usage, e.what());
+    } catch (const std::exception& e) {
+        for (const std::string& line : log) std::fprintf(stderr, "%s\n", line.c_str());
+        fail(exit_code::io_error, std::string("the runs of ") + setup.dir + ": " + e.what());
+    }
+    for (const std::string& line : log) std::fprintf(stderr, "%s\n", line.c_str());
+    return end == RunGroupEnd::gpu_short ? kRunAgainAlone : end == RunGroupEnd::gpu_suspect ? kAskTheGpu : 0;
 }
 
 // Whether reference runs are complete (reference_run.hpp, reference_run_problem): one run (--run), or
@@ -217,22 +286,6 @@ int cmd_check(ArgParser& args, int argc, char** argv) {
     } catch (const FormatError& e) {
         fail(exit_code::io_error, std::string("the reference output cannot be read: ") + e.what());
     }
-}
-
-// grader gpu-suspect: whether a student x lab's runs (DIR/runs/CASE/RUN, DIR/sanitize/TOOL) hold an
-// end that may have taken the GPU down (run_evidence.hpp): exit 0 when one does, 1 when none.
-int cmd_gpu_suspect(ArgParser& args, int argc, char** argv) {
-    args.option("dir", "DIR", "", "the student x lab's folder");
-    args.parse(argc, argv);
-    namespace fs = std::filesystem;
-    std::vector<std::string> runs;
-    std::error_code error;
-    for (const auto& c : fs::directory_iterator(args.text("dir") + "/runs", error))
-        for (const auto& run : fs::directory_iterator(c.path(), error)) runs.push_back(run.path().string());
-    for (const auto& tool : fs::directory_iterator(args.text("dir") + "/sanitize", error)) runs.push_back(tool.path().string());
-    for (const std::string& run : runs)
-        if (may_have_taken_the_gpu_down(read_sandbox_outcome(run + "/sandbox.tsv"))) return 0;
-    return 1;
 }
 
 // grader timing before-student|after-round: whether the reference is to be timed now on a GPU

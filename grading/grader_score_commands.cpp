@@ -1,5 +1,5 @@
 // The grader's commands that score a student (grader_commands.hpp): one lab's score from its
-// evidence, which parts to time again before it, and the student's feedback and results.json.
+// evidence, and the student's feedback and results.json.
 #include <cstdio>
 #include <vector>
 
@@ -27,26 +27,6 @@ int cmd_score(ArgParser& args, int argc, char** argv) {
                     score.note.c_str());
     } catch (const std::exception& e) {
         fail(exit_code::io_error, "cannot score " + inputs.lab_dir + ": " + e.what());
-    }
-    return 0;
-}
-
-// grader time-again: the parts of a student's timed cases to time a second time (scoring.hpp,
-// parts_to_time_again), "CASE<TAB>PART" a line, for grading/lib/runs.sh's time_again.
-int cmd_time_again(ArgParser& args, int argc, char** argv) {
-    lab_options(args);
-    args.option("dir", "DIR", "", "the student's folder for this lab");
-    args.option("reference", "DIR", "", "the reference outputs, a folder per case");
-    args.option("timing", "DIR", "", "the reference timings on the student's GPU, a folder per case");
-    args.option("cases", "LIST", "", "the timed cases, blank-separated");
-    args.parse(argc, argv);
-    LabPlan plan = plan_from(args);
-    try {
-        ScoringInputs inputs{args.text("dir"), args.text("reference"), args.text("timing"), ""};
-        for (const auto& [case_name, part] : parts_to_time_again(plan, inputs, split_words(args.text("cases"))))
-            std::printf("%s\t%s\n", case_name.c_str(), part.c_str());
-    } catch (const std::exception& e) {
-        fail(exit_code::io_error, "cannot tell what to time again in " + args.text("dir") + ": " + e.what());
     }
     return 0;
 }

@@ -27,8 +27,8 @@ struct SandboxOutcome {
 SandboxOutcome read_sandbox_outcome(const std::string& path);
 
 // Whether a run's end says the GPU may have been short through no fault of its own, because a
-// classmate's program held it (grading/lib/runs.sh, shared_or_alone, then runs the student's
-// group again with the GPU to itself): while the GPU was shared with other runners, the driver
+// classmate's program held it (run_group.hpp ends the group, and grading/lib/runs.sh runs it
+// again with the GPU to itself): while the GPU was shared with other runners, the driver
 // exited saying the GPU was short of memory (exit_code::gpu_short) or that none was usable
 // (exit_code::no_gpu), or a sanitizer's log (`log_path`, "" for none: compute-sanitizer ends
 // with its own status) shows a CUDA call that failed for memory.
@@ -36,8 +36,8 @@ bool gpu_may_have_been_short(const SandboxOutcome& outcome, bool gpu_shared, con
 
 // Whether a run's end may have taken the GPU down with it: killed by a signal or by its wall
 // clock, or exited saying no GPU was usable, or after a fault or a stuck kernel. Before the GPU
-// gets more students, the grader then asks it whether it still works (grading/lib/runs.sh,
-// gpu_lost_after; `grader gpu-suspect`).
+// gets more students, the grader then asks it whether it still works (run_group.hpp's
+// gpu_suspect, grading/lib/runs.sh's group_runs).
 bool may_have_taken_the_gpu_down(const SandboxOutcome& outcome);
 
 struct PartRecord {

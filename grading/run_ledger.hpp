@@ -1,7 +1,7 @@
 // What one student x lab may still spend on sandboxed runs, and what it is not run on any more:
-// the rules behind grading/lib/runs.sh's runs, which only starts the processes (grading/README.md,
+// the rules behind grader run-group's runs (run_group.hpp; grading/README.md,
 // "What happens", step 5). The ledger lives in one file per student x lab that the three rounds
-// of a grading run pass on (`grader ledger`, grader_main.cpp; its format: grading/FORMATS.md):
+// of a grading run pass on (`grader run-group`, run_group.hpp; its format: grading/FORMATS.md):
 //   budget  the seconds its runs may take in all (--budget; by default three of the lab's
 //           longest process walls, so a part that never ends costs only its own points);
 //   spent   the seconds its runs took (sandbox.tsv's seconds), so a run gets at most what is
@@ -52,8 +52,7 @@ struct RunLedger {
 // left; none when less than one second is left.
 std::optional<long long> wall_within_budget(const RunLedger& ledger, long long wanted);
 void spend(RunLedger& ledger, double seconds);
-// Whether a run of KIND (`grader ledger wall|spend --for`: batch, part, sanitizer, or
-// kSecondTiming) draws on the budget. A second timing is the grader's choice, not the student's
+// Whether a run of KIND (batch, part, sanitizer, or kSecondTiming) draws on the budget. A second timing is the grader's choice, not the student's
 // run: it has a batch's wall whatever is left, and what it takes is not spent, so it never leaves
 // the student's later cases unrun.
 bool spent_from_budget(const std::string& kind);

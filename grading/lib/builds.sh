@@ -29,7 +29,7 @@ build_one() {
     else
         echo ok >"$dir/build/status"
         check_build "$student" "$lab" || echo failed >"$dir/build/status"
-        # What only the build and its scans read: every run copies the box afresh (fresh_box),
+        # What only the build and its scans read: every run copies the box afresh (grader run-group),
         # and the objects are most of it (17 MB of a lab's 18).
         rm -rf -- "$box/build/obj" "$box/build/pre" "$box/build/ptx"
     fi

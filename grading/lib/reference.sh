@@ -14,10 +14,11 @@
 #            first, one run of each part on each case on fresh inputs, to find a reference
 #            solution that is wrong there before any run is timed.
 
-# reference_wall LAB CASE...: the wall clock of one reference run over the cases, as a student's
-# batch run of them gets (grading/run_ledger.hpp), with no budget to draw on.
-reference_wall() {
-    "$GRADER" ledger wall --plan "$PLAN_DIR/$1.tsv" --for batch --cases "${*:2}"
+# cases_file LAB USE FILE ITEMS [OPTION...]: FILE, the cases file of one reference run of ITEMS
+# (grader cases-file, grading/cases_file.hpp), and FILE.wall, the run's wall clock: a student's
+# batch's of the same cases (grading/run_ledger.hpp), with no budget to draw on; prints what it runs.
+cases_file() {
+    "$GRADER" cases-file --plan "$PLAN_DIR/$1.tsv" --for "$2" --out "$3" --wall-out "$3.wall" --items "$4" "${@:5}"
 }
 
 # reference_binary LAB GPU WALL LOG ARG...: one run of LAB's reference binary with the ARGs, its
@@ -46,7 +47,7 @@ run_reference() {
     mkdir -p -- "$dir"
     rm -rf -- "$dir/.run" && mkdir -- "$dir/.run"
     cases_file "$lab" "$use" "$dir/.run/cases.txt" "$*" >/dev/null || die "cannot write the cases file of the reference solution of $lab"
-    wall=$(reference_wall "$lab" "$@") || die "grader ledger wall failed for the reference solution of $lab"
+    wall=$(<"$dir/.run/cases.txt.wall")
     reference_binary "$lab" "$gpu" "$wall" "$dir/.run/log.txt" --cases "$dir/.run/cases.txt" --out "$dir/.run" ${bounds:+"$bounds"} ||
         status=$?
     for case_name in "$@"; do
@@ -272,7 +273,7 @@ run_checked_run_references() {
         die "cannot write the checked runs' cases file of $lab"
     [[ -z $list ]] || mapfile -t made <<<"$list"
     if ((${#made[@]})); then
-        wall=$(reference_wall "$lab" "${made[@]%%/*}") || die "grader ledger wall failed for the reference solution of $lab"
+        wall=$(<"$work/cases.txt.wall")
         log "reference outputs of checked timed runs: $lab ${made[*]}"
         with_gpu "$mode" "$gpu" reference_binary "$lab" "$gpu" "$wall" "$work/log.txt" --cases "$work/cases.txt" \
             --out "$work" --write-bounds || status=$?

@@ -2,78 +2,15 @@
 # rounds over the class (the last part of this file), and the sanitizer tools. Sourced by
 # grade.sh.
 #
-# A student's cases run in few processes (CUDA starts once for many cases): one for the public
-# untimed cases, one for the public timed cases, then the sanitizer runs, then one for the
-# hidden cases, so that nothing a process saw of a hidden case can reach a message the
-# feedback shows. Each such batch gives the driver a
-# list of cases (--cases) and writes one results.tsv per case as each part finishes. When a
-# batch dies part-way (a crash, a stuck kernel, the wall clock), the first part it left without
-# a record (the one that was running) is run again on its own, for its own evidence, and the
-# parts after it go on in a new batch, so a failing part costs only its own points. A part that
-# the time limit stopped on three cases is not run again for that student x lab (ledger, below).
+# One student x lab's runs of a round are `grader run-group`'s (grading/run_group.hpp): the
+# batches of its cases (one process for many cases: CUDA starts once), a part run alone where a
+# batch died, the sanitizer runs, the second timing; its run-time ledger (grading/run_ledger.hpp:
+# its budget, and the parts the time limit stopped on three cases, which are not run again); the
+# evidence of each process. A student's public cases, sanitizers and hidden cases run in
+# separate processes, so that nothing a process saw of a hidden case can reach a message the
+# feedback shows. What stays here is about the class: the pool, the rounds, the GPU locks.
 
 OUTPUT_LIMIT=${GRADE_OUTPUT_LIMIT:-$((256 << 20))}
-
-# trim_logs FILE...: each log kept to its last 64 KB, enough for the feedback, small for 50
-# students. One find names the longer ones: most logs are a few lines, and a tail and a mv for
-# each cost four processes a run.
-trim_logs() {
-    local file
-    while IFS= read -r -d '' file; do
-        tail -c 65536 -- "$file" >"$file.tail" && mv -- "$file.tail" "$file"
-    done < <(find "$@" -maxdepth 0 -type f -size +64k -print0 2>/dev/null)
-    return 0
-}
-
-# What a student x lab may still run is the grader's to decide (grading/run_ledger.hpp, `grader
-# ledger`), in a ledger file that passes from round to round: the run-time budget (--budget; by
-# default three of the lab's longest process walls, so a part that never ends still costs only
-# its own points), the seconds its runs took, and the cases on which the time limit stopped each
-# part. A run gets at most what is left as its wall, and none starts once nothing is left: its
-# parts are marked "not run". A part that the time limit stopped on three cases is retired: it is
-# not run on that student's later cases of the lab (public or hidden) nor under the sanitizers,
-# and each run it misses says why in its not-run.txt (scored 0, "not run: ...").
-#   ledger VERB OPTION...: `grader ledger VERB` on the caller's student x lab (its lab and
-#   ledger_file, through bash's dynamic scope, set by runner_item); what it says for the log goes
-#   to the log. Exit 1: no (no wall is left, no part is left).
-ledger() {
-    local said status
-    { said=$("$GRADER" ledger "$1" --ledger "$ledger_file" --plan "$PLAN_DIR/$lab.tsv" "${@:2}" 2>&1 >&3)
-        status=$?; } 3>&1
-    [[ -n $said ]] && log "$said"
-    ((status < 2)) || die "grader ledger $1 failed for $student $lab: $said"
-    return $status
-}
-
-# fresh_box SLOT STUDENT LAB: a fresh copy of the student's built work folder for one process,
-# lent to the sandbox uid of SLOT; prints its path. Nothing a process leaves in its folder
-# reaches the next one (a hidden case's arguments, say). A process of the hidden cases
-# (RUN_HIDDEN=yes) also finds the lab's hidden data (grading/hidden/LAB/, named by the hidden
-# cases' arguments), which no other run, the student tarball or the sandbox's public files hold.
-fresh_box() {
-    local built=$BOXES/$2/$3 box=$BOXES/$2/$3.run
-    rm -rf -- "$box" && cp -a -- "$built" "$box" && mkdir -- "$box/run-out" || die "cannot copy the work folder $built"
-    if [[ ${RUN_HIDDEN:-no} == yes && -d $REPO/grading/hidden/$3 ]]; then
-        mkdir -p -- "$box/grading/hidden" && cp -a -- "$REPO/grading/hidden/$3" "$box/grading/hidden/" ||
-            die "cannot copy the hidden data of $3"
-    fi
-    lend_box "$box" "$1"
-    printf '%s\n' "$box"
-}
-
-# after_run SANDBOX_TSV WHAT [LOG [KIND]]: the run's seconds spent from the ledger (grader ledger
-# spend --for KIND, batch unless said), how it ended in the log ("WHAT: exited 0"), and
-# GPU_SHORT set when its end says the GPU may have been short while the runners shared it
-# (grader ledger spend; the rule is grading/run_evidence.hpp's gpu_may_have_been_short, LOG a
-# sanitizer run's): a classmate's program may have held it, so the round runs the student's
-# group again with the GPU to itself (shared_or_alone).
-after_run() {
-    local said shared=()
-    [[ ${GPU_LOCK_MODE:-} == shared ]] && shared=(--shared)
-    said=$(ledger spend --for "${4:-batch}" --sandbox "$1" --what "$2" ${3:+--log "$3"} "${shared[@]}")
-    [[ $said == gpu-short ]] && GPU_SHORT=yes
-    return 0
-}
 
 # The CPUs of each GPU's timed runs, those kept for the work beside them (BESIDE_CPUS, "" when
 # the machine has too few) and the runners a GPU has unless --runners says (DEFAULT_RUNNERS):
@@ -106,121 +43,41 @@ beside_timed_runs() {
     if [[ -n $BESIDE_CPUS ]]; then taskset -c "$BESIDE_CPUS" "$@"; else "$@"; fi
 }
 
-# cases_file LAB USE FILE ITEMS [OPTION...]: FILE, the cases file of one run of ITEMS (grader
-# cases-file, grading/cases_file.hpp: every graded process of a case gets the same line, so a
-# program cannot tell a sanitizer's run from a graded one by its arguments); prints what it runs.
-cases_file() {
-    "$GRADER" cases-file --plan "$PLAN_DIR/$1.tsv" --for "$2" --out "$3" --items "$4" "${@:5}"
-}
-
-# run_batch SLOT GPU STUDENT LAB KIND FOLDER CASE/PART...: one sandboxed process running the
-# given parts of the given cases; the evidence of each case goes to runs/CASE/FOLDER (its end
-# and logs copied to each). KIND, the ledger's: batch (FOLDER batch-N), part (one part alone,
-# FOLDER the part) or second-timing (time_again). Fails, running nothing, when the budget is spent.
-SECOND_TIMING=second-timing  # grading/run_evidence.hpp, kSecondTiming: the folder and the ledger's kind
-run_batch() {
-    local slot=$1 gpu=$2 student=$3 lab=$4 kind=$5 folder=$6
-    shift 6
-    local dir=$OUT/students/$student/$lab box cases=() wall what cpus
-    box=$(fresh_box "$slot" "$student" "$lab")
-    mapfile -t cases < <(cases_file "$lab" graded "$box/cases.txt" "$*") && ((${#cases[@]})) ||
-        die "cannot write the cases file of $student $lab"
-    lend_box "$box/cases.txt" "$slot"
-    # (A second timing is the grader's choice: the ledger neither limits it nor spends it.)
-    if ! wall=$(ledger wall --for "$kind" --cases "${cases[*]}"); then
-        rm -rf -- "$box"
-        return 1
-    fi
-    case $kind in
-        batch) what="${folder/-/ } of $student $lab (${cases[*]})" ;;
-        part) what="run $student $lab ${1%%/*} $folder" ;;
-        *) what="second timing of $student $lab ($*)" ;;
-    esac
-    local run=$dir/runs/.$folder
-    rm -rf -- "$run" && mkdir -p -- "$run"
+# group_runs shared|exclusive GPU OPTION...: the caller's student x lab's runs that OPTIONs ask
+# of grader run-group (--cases, --sanitize, --time-again), holding GPU as the mode says (with_gpu);
+# RUN_HIDDEN=yes: the cases are hidden, and their copies get the lab's hidden data. With the GPU
+# shared, a run that found it short of memory (a classmate's program may have held it) has the
+# group run again with the GPU to itself, the ledger as it was before (run-group exits 10 and
+# leaves it): it costs the student nothing. Fails when a run may have taken the GPU down (exit
+# 11) and the GPU no longer answers: no more runs go to it.
+group_runs() {
+    local mode=$1 gpu=$2 said status cpus
+    shift 2
     cpus=$(timed_cpus)
-    "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$run/sandbox.tsv" --stdout "$run/stdout.txt" \
-        --stderr "$run/stderr.txt" --wall "$wall" --nproc 128 --fsize "$OUTPUT_LIMIT" ${cpus:+--cpus "$cpus"} \
-        --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
-        "./build/bin/$lab-graded" "${DRIVER_ARGS[@]}" --cases cases.txt --out run-out
-    after_run "$run/sandbox.tsv" "$what" "" "$kind"
-    trim_logs "$run/stdout.txt" "$run/stderr.txt"
-    # Each case's evidence: the process's end and logs, and the plain files it wrote for the case.
-    "$GRADER" file-evidence --box "$box" --run "$run" --evidence "$dir/runs" --folder "$folder" --cases "${cases[*]}" ||
-        die "cannot file the evidence of $what"
-    rm -rf -- "$run" "$box"
-}
-
-# run_group SLOT GPU STUDENT LAB CASE...: every part of the given cases, in batches, until
-# each part has a record or its own run.
-run_group() {
-    local slot=$1 gpu=$2 student=$3 lab=$4
-    shift 4
-    local dir=$OUT/students/$student/$lab pending=() case_name part n=0
-    for case_name in "$@"; do
-        rm -rf -- "${dir:?}/runs/$case_name"  # what an earlier try left (shared_or_alone)
-        for part in ${LAB_PARTS[$lab]}; do pending+=("$case_name/$part"); done
-    done
-    while ((${#pending[@]})); do
-        mapfile -t pending < <(ledger pending --dir "$dir" --pairs "${pending[*]}")
-        ((${#pending[@]})) || break
-        n=$((n + 1))
-        if ! run_batch "$slot" "$gpu" "$student" "$lab" batch "batch-$n" "${pending[@]}"; then
-            ledger not-run --dir "$dir" --folders "${pending[*]/#/runs/}"
-            return 0
-        fi
-        # What the batch left without a record: the part it was running when it died, then the rest.
-        mapfile -t pending < <(ledger after-batch --dir "$dir" --batch "$n" --pairs "${pending[*]}")
-        ((${#pending[@]})) || break
-        if ! run_batch "$slot" "$gpu" "$student" "$lab" part "${pending[0]#*/}" "${pending[0]}"; then
-            ledger not-run --dir "$dir" --folders "${pending[*]/#/runs/}"
-            return 0
-        fi
-        ledger stops --case "${pending[0]%%/*}" --run "$dir/runs/${pending[0]}" --part "${pending[0]#*/}"
-        pending=("${pending[@]:1}")
-    done
+    local options=(--plan "$PLAN_DIR/$lab.tsv" --dir "$dir" --built "$BOXES/$student/$lab" --ledger "$ledger_file"
+                   --gpu "$gpu" --driver-args "${DRIVER_ARGS[*]}" --output-limit "$OUTPUT_LIMIT" ${BUDGET:+--budget "$BUDGET"}
+                   ${SANDBOX_UID_BASE:+--uid $((SANDBOX_UID_BASE + sandbox_slot))} ${cpus:+--cpus "$cpus"} "$@")
+    [[ ${RUN_HIDDEN:-no} == yes ]] && options+=(--hidden --hidden-data "$REPO/grading/hidden/$lab")
+    [[ $mode == shared ]] && options+=(--shared)
+    said=$(with_gpu "$mode" "$gpu" "$GRADER" run-group "${options[@]}" -- "$SANDBOX" "${SANDBOX_ARGS[@]}" 2>&1)
+    status=$?
+    local line
+    while IFS= read -r line; do [[ -n $line ]] && log "$line"; done <<<"$said"
+    case $status in
+        0) return 0 ;;
+        10) log "GPU $gpu was short while shared ($student $lab): run again with the GPU to itself"
+            group_runs exclusive "$gpu" "$@" ;;
+        11) gpu_still_works "$gpu" && return 0
+            touch "$RUN_DIR/gpu-lost-$gpu"
+            echo "GPU $gpu stopped working while this submission ran; grade again with --resume" >"$dir/not-run.txt"
+            say "grade.sh: GPU $gpu stopped working (after $student $lab); the students left for it are not run"
+            return 1 ;;
+        *) die "grader run-group failed for $student $lab: ${said##*$'\n'}" ;;
+    esac
 }
 
 # A run that exits with "no GPU" may be telling the truth or lying: ask the GPU (trusted).
 gpu_still_works() { gpu_assumed || CUDA_VISIBLE_DEVICES=$1 "$GRADER" gpus >/dev/null 2>&1; }
-
-run_sanitizers() {
-    local slot=$1 gpu=$2 student=$3 lab=$4 tool
-    local dir=$OUT/students/$student/$lab box
-    local case_name=${SANITIZE_CASE[$lab]}
-    [[ -n $case_name ]] || return 0
-    mkdir -p -- "$dir/sanitize"
-    if [[ -z $SANITIZER ]]; then
-        echo "compute-sanitizer is not installed on the grading machine" >"$dir/sanitize/not-run.txt"
-        return 0
-    fi
-    # The run of `make labN-memcheck` (mk/sanitize.sh, passed as text because the box's own copy
-    # is the student's to change; grading/sanitizer_log.hpp knows its --error-exitcode), but with
-    # exactly a graded process's command line (--as-graded): the case's line in cases.txt,
-    # --cases and --out, so nothing in its arguments tells the program it is being watched.
-    for tool in ${SANITIZE_TOOLS[$lab]}; do
-        local evidence=$dir/sanitize/$tool wall parts
-        rm -rf -- "$evidence"
-        # The parts not retired (--part a,c): a part that never ends would keep the tool from finishing.
-        parts=$(ledger parts --dir "$dir" --folder "sanitize/$tool") || continue
-        if ! wall=$(ledger wall --for sanitizer --cases "$case_name"); then
-            ledger not-run --dir "$dir" --folders "sanitize/$tool"
-            continue
-        fi
-        mkdir -p -- "$evidence"
-        box=$(fresh_box "$slot" "$student" "$lab")
-        cases_file "$lab" graded "$box/cases.txt" "$case_name/$parts" >/dev/null || die "cannot write the cases file of $student $lab"
-        lend_box "$box/cases.txt" "$slot"
-        # The tool's threads share one process: its CPU time may run ahead of the wall clock.
-        "$SANDBOX" "${SANDBOX_ARGS[@]}" --box "$box" --status "$evidence/sandbox.tsv" --stdout "$evidence/log.txt" \
-            --stderr "$evidence/log.txt" --wall "$wall" --cpu $((4 * wall)) --nproc 256 \
-            --fsize "$OUTPUT_LIMIT" --gpu --env "CUDA_VISIBLE_DEVICES=$gpu" -- \
-            bash -c "$SANITIZE_SCRIPT" mk/sanitize.sh --as-graded "$tool" "./build/bin/$lab-graded" "${DRIVER_ARGS[@]}" --cases cases.txt --out run-out
-        after_run "$evidence/sandbox.tsv" "sanitize $student $lab $tool" "$evidence/log.txt"
-        trim_logs "$evidence/log.txt"
-        rm -rf -- "$box"
-    done
-}
 
 # Timed runs need their GPU to themselves; untimed runs (the cases without performance
 # points, the sanitizers) may share it, several runners at a time. A readers-writer lock per
@@ -239,11 +96,8 @@ with_gpu() {
         flock -s "$rw"
         exec {turnstile}>&-
     fi
-    local outer=${GPU_LOCK_MODE-}
-    GPU_LOCK_MODE=$mode
     "$@"
     status=$?
-    GPU_LOCK_MODE=$outer
     exec {rw}>&-
     [[ $mode == exclusive ]] && exec {turnstile}>&-
     return $status
@@ -316,25 +170,6 @@ final_reference_timings() {
     done
 }
 
-# shared_or_alone GPU FUNCTION ARGS...: FUNCTION (run_group, run_sanitizers) with the GPU shared
-# with the other runners; when one of its runs found the GPU short of memory (after_run),
-# all of it again with the GPU to itself, the budget and the stopped parts as they were before:
-# a classmate's program that fills the GPU costs this student nothing.
-shared_or_alone() {
-    local gpu=$1
-    shift
-    cp -- "$ledger_file" "$ledger_file.before" || die "cannot copy the ledger $ledger_file"
-    GPU_SHORT=no
-    with_gpu shared "$gpu" "$@"
-    if [[ $GPU_SHORT == yes ]]; then
-        log "GPU $gpu was short while shared ($student $lab, $1): run again with the GPU to itself"
-        cp -- "$ledger_file.before" "$ledger_file" || die "cannot copy the ledger $ledger_file back"
-        GPU_SHORT=no
-        with_gpu exclusive "$gpu" "$@"
-    fi
-    rm -f -- "$ledger_file.before"
-}
-
 # The runs go over the class in three rounds (grade.sh, run_on_gpus), so that a timed run,
 # which needs its GPU to itself, never waits for another student's untimed runs. With one
 # student's runs after another, every timed run waited for the slowest untimed run then on its
@@ -363,8 +198,8 @@ round_work() {
 
 # runner_item SLOT "STUDENT<TAB>LAB" NUMBER: sets the caller's student, lab, dir, gpu,
 # sandbox_slot and ledger_file (through bash's dynamic scope) and the sandbox options of the
-# item, and starts its ledger in the first round to run it; fails when it is not to be run: an
-# earlier round left a not-run.txt, or its GPU stopped working.
+# item (the first round to run it starts its ledger: group_runs); fails when it is not to be
+# run: an earlier round left a not-run.txt, or its GPU stopped working.
 # RUNNERS runners share each GPU (slot modulo the number of GPUs picks it). Each student x lab
 # runs as a sandbox uid of its own (from its place in the list, the same in every round), so
 # nothing one student's runs leave behind belongs to the next student's uid.
@@ -381,18 +216,7 @@ runner_item() {
     fi
     ledger_file=$RUN_DIR/ledger/$3
     mkdir -p -- "$RUN_DIR/ledger"
-    [[ -f $ledger_file ]] || ledger start ${BUDGET:+--budget "$BUDGET"}
     sandbox_options "$sandbox_slot"
-}
-
-# gpu_lost_after GPU: after a round of the caller's student x lab on GPU. A program that ended
-# saying "no GPU", or a fault, may have taken the GPU down with it: if so, no more runs go to it.
-gpu_lost_after() {
-    "$GRADER" gpu-suspect --dir "$dir" || return 1
-    gpu_still_works "$1" && return 1
-    touch "$RUN_DIR/gpu-lost-$1"
-    echo "GPU $1 stopped working while this submission ran; grade again with --resume" >"$dir/not-run.txt"
-    say "grade.sh: GPU $1 stopped working (after $student $lab); the students left for it are not run"
 }
 
 # timed_runs CASE...: the caller's timed cases, alone on the GPU whose reference timing they are
@@ -406,9 +230,8 @@ timed_runs() {
     fi
     echo "$timing_gpu" >"$dir/gpu.txt"
     local started=$EPOCHREALTIME
-    TIMED_ON=$timing_gpu with_gpu exclusive "$timing_gpu" run_group "$sandbox_slot" "$timing_gpu" "$student" "$lab" "$@"
+    TIMED_ON=$timing_gpu group_runs exclusive "$timing_gpu" --cases "$*" || return 1
     add_time "timed cases" "$(seconds_since "$started")"
-    gpu_lost_after "$timing_gpu" && return 1
     # Their outputs checked now; those of the timed runs the driver kept, reduced to their
     # samples, wait for their references, made once no run is timed (reference.sh,
     # make_class_checked_run_references).
@@ -422,23 +245,16 @@ timed_runs() {
 # student can simply run it again, nor where a process could keep what it computed for the next
 # (KEEPS_NOTHING, isolation.sh): the second timing has the first one's inputs.
 time_again() {
-    local timing_gpu pairs
+    local timing_gpu started=$EPOCHREALTIME
     [[ ${SELF_CHECK:-no} == yes || ${KEEPS_NOTHING:-no} != yes ]] && return 0
     read -r timing_gpu 2>/dev/null <"$dir/gpu.txt" || return 0
-    if ! pairs=$(beside_timed_runs "$GRADER" time-again --plan "$PLAN_DIR/$lab.tsv" --dir "$dir" \
-        --reference "${REFERENCE_DIR[$lab]-}" --timing "$(timing_root "$lab" "$timing_gpu")" --cases "$*" 2>&1); then
-        log "what to time again of $student $lab is unknown: $pairs"
-        return 0
-    fi
-    [[ -n $pairs ]] || return 0
-    local started=$EPOCHREALTIME
-    # shellcheck disable=SC2086  # CASE<TAB>PART lines, as CASE/PART words
-    TIMED_ON=$timing_gpu with_gpu exclusive "$timing_gpu" run_batch "$sandbox_slot" "$timing_gpu" "$student" "$lab" \
-        "$SECOND_TIMING" "$SECOND_TIMING" $(tr '\t' / <<<"$pairs")
+    TIMED_ON=$timing_gpu group_runs exclusive "$timing_gpu" --time-again "$*" --reference "${REFERENCE_DIR[$lab]-}" \
+        --timing "$(timing_root "$lab" "$timing_gpu")" || return 1
+    compgen -G "$dir/runs/*/$SECOND_TIMING" >/dev/null || return 0
     add_time "second timings" "$(seconds_since "$started")"
-    gpu_lost_after "$timing_gpu" && return 1
     check_outputs "$@"
 }
+SECOND_TIMING=second-timing  # grading/run_evidence.hpp, kSecondTiming: the run's folder
 
 # check_outputs CASE...: the caller's outputs of those cases checked against the reference now,
 # the verdicts kept and the arrays removed (grader check-outputs, grading/output_verdicts.hpp),
@@ -478,15 +294,13 @@ reduce_kept_runs_left() {
 }
 
 # The rounds' worker functions, for run_pool: each takes SLOT "STUDENT<TAB>LAB" NUMBER.
+# shellcheck disable=SC2086  # below, $cases is a list of case names
 run_public_round() {
     local student lab dir gpu sandbox_slot ledger_file cases started=$EPOCHREALTIME
     if runner_item "$@"; then
         cases=${ROUND_CASES[$lab/public-untimed]}
-        # shellcheck disable=SC2086  # a list of case names
-        [[ -z $cases ]] || shared_or_alone "$gpu" run_group "$sandbox_slot" "$gpu" "$student" "$lab" $cases
+        [[ -z $cases ]] || { group_runs shared "$gpu" --cases "$cases" && check_outputs $cases; }
         add_time cases "$(seconds_since "$started")"
-        # shellcheck disable=SC2086
-        gpu_lost_after "$gpu" || [[ -z $cases ]] || check_outputs $cases
     fi
     progress_step "$student" "$lab" "$(round_work "$lab" 1)"
 }
@@ -495,7 +309,6 @@ run_timed_round() {
     local student lab dir gpu sandbox_slot ledger_file cases
     if runner_item "$@"; then
         cases=${ROUND_CASES[$lab/public-timed]}
-        # shellcheck disable=SC2086
         [[ -z $cases ]] || timed_runs $cases
     fi
     progress_step "$student" "$lab" "$(round_work "$lab" 2)"
@@ -507,7 +320,6 @@ run_second_timings() {
     local student lab dir gpu sandbox_slot ledger_file cases
     runner_item "$@" || return 0
     cases=${ROUND_CASES[$lab/public-timed]}
-    # shellcheck disable=SC2086
     [[ -z $cases ]] || time_again $cases
 }
 
@@ -517,16 +329,16 @@ run_second_timings() {
 run_hidden_round() {
     local student lab dir gpu sandbox_slot ledger_file cases started=$EPOCHREALTIME
     if runner_item "$@"; then
-        shared_or_alone "$gpu" run_sanitizers "$sandbox_slot" "$gpu" "$student" "$lab"
+        local ran=yes
+        [[ -z ${SANITIZE_CASE[$lab]} ]] ||
+            group_runs shared "$gpu" --sanitize ${SANITIZER:+--sanitizer-script "$REPO/mk/sanitize.sh"} || ran=no
         add_time sanitizer "$(seconds_since "$started")"
         started=$EPOCHREALTIME
         cases=${ROUND_CASES[$lab/hidden-untimed]}
-        # shellcheck disable=SC2086
-        [[ -z $cases ]] || RUN_HIDDEN=yes shared_or_alone "$gpu" run_group "$sandbox_slot" "$gpu" "$student" "$lab" $cases
+        [[ $ran == no || -z $cases ]] || RUN_HIDDEN=yes group_runs shared "$gpu" --cases "$cases" || ran=no
         add_time cases "$(seconds_since "$started")"
         cases=${ROUND_CASES[$lab/hidden-timed]}
-        # shellcheck disable=SC2086
-        if ! gpu_lost_after "$gpu" && { [[ -z $cases ]] || { RUN_HIDDEN=yes timed_runs $cases && RUN_HIDDEN=yes time_again $cases; }; }; then
+        if [[ $ran == yes ]] && { [[ -z $cases ]] || { RUN_HIDDEN=yes timed_runs $cases && RUN_HIDDEN=yes time_again $cases; }; }; then
             [[ -e $dir/gpu.txt ]] || echo "$gpu" >"$dir/gpu.txt"
             started=$EPOCHREALTIME
             score_student_lab "$student" "$lab" || log "scoring $student $lab failed in its runner; it is tried again at the end"

@@ -1,5 +1,6 @@
 // Filing a sandboxed process's evidence: only plain files with plain names leave a student's
 // box, never through a link, at most 64 a case. grading-attacks.sh plants such links end to end.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 
 #include "catch.hpp"
 #include "run_files.hpp"
+#include "run_group.hpp"  // copy_tree, remove_tree
 #include "temp_folder.hpp"
 
 namespace fs = std::filesystem;
@@ -84,4 +86,26 @@ TEST_CASE("run files: an output the grader cannot read is left out, the others k
     const size_t expected = geteuid() == 0 ? 2 : 1;
     CHECK(collect_outputs(dir / "box", "run-out/c", dir / "dest") == expected);
     CHECK(read_text(dir / "dest/b.out") == "b");
+}
+
+// A run's copy of the built work folder (run_group.hpp): the driver keeps its mode, a link stays
+// a link (never the file it names), and a copy the program left unreadable is still removed.
+TEST_CASE("run files: a work folder's copy keeps modes and links, and goes however it was left", "[grading][run-files]") {
+    TempFolder dir;
+    const std::string secret = dir.write("grader/secret.txt", "the grader's\n");
+    const std::string driver = dir.write("built/build/bin/lab1-graded", "#!/bin/sh\n");
+    REQUIRE(chmod(driver.c_str(), 0755) == 0);
+    REQUIRE(symlink(secret.c_str(), (dir / "built/link").c_str()) == 0);
+    copy_tree(dir / "built", dir / "box");
+    CHECK((fs::status(dir / "box/build/bin/lab1-graded").permissions() & fs::perms::owner_exec) != fs::perms::none);
+    CHECK(fs::is_symlink(fs::symlink_status(dir / "box/link")));
+    CHECK(fs::read_symlink(dir / "box/link") == secret);
+
+    dir.write("box/run-out/locked/inner/out", "x");
+    REQUIRE(chmod((dir / "box/run-out/locked/inner").c_str(), 0) == 0);
+    REQUIRE(chmod((dir / "box/run-out/locked").c_str(), 0) == 0);
+    remove_tree(dir / "box");
+    CHECK_FALSE(fs::exists(dir / "box"));
+    CHECK(read_text(secret) == "the grader's\n");  // the link's target is not touched
+    remove_tree(dir / "box");                       // nothing there: fine
 }

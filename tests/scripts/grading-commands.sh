@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The grader commands grade.sh's bash calls to write, keep and file what runs (cases-file,
-# keep-checked-runs, checked-runs, file-evidence, check-submission, check-reference), to check a
+# keep-checked-runs, checked-runs, run-group, check-submission, check-reference), to check a
 # build (check-build) and to write the class's pages (class-summary, class-pages): a bad argument
 # or manifest is refused with a message naming it and exit 2 (bad usage), a missing folder or
 # file with exit 6, never a silent success; every command starts and stops the one way
@@ -49,8 +49,12 @@ check "checked-runs: neither a student's folder nor --probe" refused 2 "give a s
     checked-runs --lab lab1 --reference "$work"
 check "checked-runs: both" refused 2 "give a student's --dir or --probe S, one of the two" \
     checked-runs --lab lab1 --reference "$work" --dir "$work" --probe 5
-check "file-evidence: a case that is not a plain name" refused 2 "not a plain name: ../up/batch-1" \
-    file-evidence --box "$work" --run "$work" --evidence "$work/runs" --folder batch-1 --cases ../up
+check "run-group: no sandbox command" refused 2 "the sandbox command is required after --" \
+    run-group --lab lab1 --dir "$work/s/lab1" --built "$work" --ledger "$work/ledger" --cases one
+check "run-group: no student folder" refused 2 "--dir, --built and --ledger are required" \
+    run-group --lab lab1 --built "$work" --ledger "$work/ledger" --cases one -- /bin/true
+check "run-group: an unknown case" refused 2 "no case 'nope' in lab1" \
+    run-group --lab lab1 --dir "$work/s/lab1" --built "$work" --ledger "$work/ledger" --cases nope -- /bin/true
 check "check-submission: a folder that is not there" refused 6 "no folder $work/nothing" check-submission --dir "$work/nothing"
 check "check-reference: --root without its cases" refused 2 "--root needs --cases" \
     check-reference --lab lab1 --root "$work"

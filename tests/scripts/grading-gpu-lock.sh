@@ -42,41 +42,63 @@ check "... for every one of them" before s2 x1
 check "an untimed run that came later waits for the timed run" before x1 s3
 check "another GPU is not held up" before other x1
 
-# After each run (after_run): its seconds spent from the ledger, how it ended in the log, and,
-# where the GPU was shared, a run that ended short of GPU memory (the driver's exit 7) or a
-# sanitizer's log showing a failed allocation asks for the group again with the GPU to itself
-# (GPU_SHORT; shared_or_alone). With the GPU to itself it was the program's own doing. The rule is
-# the grader's (grading/run_evidence.hpp); this checks what runs.sh makes of its answer.
-source grading/lib/common.sh
-GRADER=${BUILD:-build}/bin/grader MANIFESTS=labs lab=lab1 student=s ledger_file=$RUN_DIR/ledger LOG_FILE=$RUN_DIR/grading.log
-# The lab's plan in this run, which runs.sh's grader commands read (grade.sh, load_lab_plans).
-PLAN_DIR=$RUN_DIR/plan
-mkdir -p "$PLAN_DIR" && "$GRADER" plan --lab lab1 --write "$PLAN_DIR/lab1.tsv" >/dev/null || check "grader plan --write" false
-"$GRADER" ledger start --manifests labs --lab lab1 --ledger "$ledger_file" || check "grader ledger start" false
-printf 'outcome=exited\texit=7\tseconds=1.5\n' >"$RUN_DIR/short.tsv"
-printf 'outcome=exited\texit=1\tseconds=2\n' >"$RUN_DIR/tool.tsv"
-echo '========= Program hit cudaErrorMemoryAllocation (error 2)' >"$RUN_DIR/tool.log"
-short_after() {  # short_after MODE SANDBOX_TSV [LOG]: GPU_SHORT after the run
-    GPU_SHORT=no
-    GPU_LOCK_MODE=$1 after_run "$2" "run s lab1 one a" ${3:+"$3"}
-    echo "$GPU_SHORT"
+# One student x lab's runs (grader run-group, grading/run_group.hpp), through a stand-in for
+# grading/sandbox.sh that runs nothing: it records the process's end as the test asks (ENDS, a
+# sandbox.tsv line) and, in a sanitizer's log, a line (SAYS). Each run's seconds are spent from
+# the ledger, the log says how each ended, and, where the GPU was shared, a run that ended short
+# of GPU memory (the driver's exit 7) or a sanitizer's log showing a failed allocation ends the
+# group at once, the ledger not written, for a run again with the GPU to itself (exit 10, which
+# runs.sh's group_runs acts on). With the GPU to itself it was the program's own doing. The rule
+# is the grader's (grading/run_evidence.hpp); this checks what run-group makes of it.
+GRADER=${BUILD:-build}/bin/grader
+mkdir -p "$RUN_DIR/plan" "$RUN_DIR/built" "$RUN_DIR/students/s/lab1"
+"$GRADER" plan --lab lab1 --write "$RUN_DIR/plan/lab1.tsv" >/dev/null || check "grader plan --write" false
+cat >"$RUN_DIR/sandbox" <<'EOF'
+#!/usr/bin/env bash
+while (($#)); do
+    case $1 in
+        --status) status=$2 ;;
+        --stdout) out=$2 ;;
+        --) break ;;
+    esac
+    shift
+done
+printf '%s\n' "$ENDS" >"$status"
+[[ -z ${SAYS-} ]] || printf '%s\n' "$SAYS" >>"$out"
+EOF
+chmod +x "$RUN_DIR/sandbox"
+printf '#!/usr/bin/env bash\n' >"$RUN_DIR/sanitize.sh"
+ledger=$RUN_DIR/ledger
+# group OPTION...: run-group on student s's lab 1 (case one has 5 parts); prints its exit status.
+group() {
+    "$GRADER" run-group --plan "$RUN_DIR/plan/lab1.tsv" --dir "$RUN_DIR/students/s/lab1" --built "$RUN_DIR/built" \
+        --ledger "$ledger" "$@" -- "$RUN_DIR/sandbox" 2>>"$RUN_DIR/grading.log"
+    echo $?
 }
-check "a run short of GPU memory on a shared GPU is run again alone" test "$(short_after shared "$RUN_DIR/short.tsv")" == yes
-check "... and not when it had the GPU to itself" test "$(short_after exclusive "$RUN_DIR/short.tsv")" == no
+spent_is() { awk -v want="$1" '{ for (i = 1; i <= NF; i++) if ($i ~ /^spent=/) exit !(substr($i, 7) + 0 == want + 0) }' "$ledger"; }
+export ENDS SAYS
+short=$'outcome=exited\texit=7\tseconds=1.5' failed=$'outcome=exited\texit=1\tseconds=2'
+
+ENDS=$short
+check "a run short of GPU memory on a shared GPU ends the group for a run again alone (exit 10)" \
+    test "$(group --cases one --shared)" == 10
+check "... its ledger not written" test ! -e "$ledger"
+check "... and with the GPU to itself the group runs: every part is run again alone after its batch (exit 0)" \
+    test "$(group --cases one)" == 0
+check "the ledger spent every run's seconds (5 batches and 5 parts alone, x 1.5 = 15)" spent_is 15
+check "the log says how each run ended" grep -q 'batch 1 of s lab1 (one): exited 7' "$RUN_DIR/grading.log"
+check "... a part run alone too" grep -q 'run s lab1 one naive: exited 7' "$RUN_DIR/grading.log"
+check "each run filed its evidence" test -s "$RUN_DIR/students/s/lab1/runs/one/regblock/sandbox.tsv"
+ENDS=$failed SAYS='========= Program hit cudaErrorMemoryAllocation (error 2)'
 check "a sanitizer whose log shows a failed allocation on a shared GPU is run again alone" \
-    test "$(short_after shared "$RUN_DIR/tool.tsv" "$RUN_DIR/tool.log")" == yes
-check "... and not without such a log" test "$(short_after shared "$RUN_DIR/tool.tsv")" == no
-check "the log says how each run ended" grep -q 'run s lab1 one a: exited 7' "$LOG_FILE"
-check "the ledger spent every run's seconds (2 x 1.5 + 2 x 2 = 7)" grep -qE 'spent=7(\.0*)?([[:space:]]|$)' "$ledger_file"
-# A second timing is the grader's choice (grading/run_ledger.hpp, spent_from_budget): its run is
-# logged but not spent, and it has its wall when the budget has none left for a batch.
-after_run "$RUN_DIR/tool.tsv" "second timing of s lab1 (perf/naive)" "" second-timing
-check "a second timing's run is logged" grep -q 'second timing of s lab1 (perf/naive): exited 1' "$LOG_FILE"
-check "... and not spent" grep -qE 'spent=7(\.0*)?([[:space:]]|$)' "$ledger_file"
-"$GRADER" ledger start --manifests labs --lab lab1 --budget 1 --ledger "$ledger_file"
-after_run "$RUN_DIR/short.tsv" "run s lab1 one a"
-check "a spent budget leaves a batch no wall" bash -c '! "$@" >/dev/null 2>&1' _ \
-    "$GRADER" ledger wall --manifests labs --lab lab1 --ledger "$ledger_file" --for batch --cases perf
-check "... but a second timing its batch's ($(ledger wall --for second-timing --cases perf) s)" \
-    test "$(ledger wall --for second-timing --cases perf)" == "$("$GRADER" ledger wall --manifests labs --lab lab1 --for batch --cases perf)"
+    test "$(group --sanitize --sanitizer-script "$RUN_DIR/sanitize.sh" --shared)" == 10
+SAYS=""
+check "... and not without such a log" test "$(group --sanitize --sanitizer-script "$RUN_DIR/sanitize.sh" --shared)" == 0
+check "... its runs spent (15 + 2 tools x 2 s = 19)" spent_is 19
+check "without compute-sanitizer the tools are not run, and the feedback's note says why" \
+    grep -q 'compute-sanitizer is not installed' <(group --sanitize >/dev/null; cat "$RUN_DIR/students/s/lab1/sanitize/not-run.txt")
+rm -f "$ledger"
+ENDS=$short
+check "a budget of 1 s: the first batch runs (1.5 s)" test "$(group --budget 1 --cases one)" == 0
+check "... and the parts it left get no run, each part's note says why" grep -q 'used up its run-time budget' "$RUN_DIR/students/s/lab1/runs/one/naive/not-run.txt"
 finish

@@ -149,7 +149,7 @@ check "good: each public case's outputs were checked as its runs ended ($(cd "$o
     bash -c 'for c in small tiny medium wide; do compgen -G "$1/runs/$c/*/verdicts.tsv" >/dev/null || exit 1; done' _ "$out/students/good/labcpu"
 check "good: the sanitizers run every part" test "$(sanitized_parts good memcheck)" == a,b,c
 # The sanitizer's process has exactly a graded process's arguments (--cases, --out): a program
-# cannot tell it is watched from its command line (grading/lib/runs.sh, run_sanitizers).
+# cannot tell it is watched from its command line (grading/run_group.cpp, Group::sanitize).
 check "good: the sanitizer runs the program with a graded run's arguments" \
     grep -qx 'program: ./build/bin/labcpu-graded --launch-trace required --cases cases.txt --out run-out' "$out/students/good/labcpu/sanitize/memcheck/log.txt"
 check "endless-b: the sanitizers finish and find nothing" \
