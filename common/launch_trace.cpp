@@ -1,11 +1,12 @@
 #include "launch_trace.hpp"
 
 #include <dlfcn.h>
+#include <limits.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -77,6 +78,20 @@ void* open_cupti(std::string& why) {
     return nullptr;
 }
 
+// Whether this process runs under compute-sanitizer, which holds CUPTI: its parent is the tool's
+// launcher (compute-sanitizer/TreeLauncherSubreaper in CUDA 12 and 13; the tool itself before).
+// Read from /proc, never from the environment: the program's own code runs before main (static
+// initialisers) and may set LD_PRELOAD or CUDA_INJECTION64_PATH, while its parent is the one
+// that started it.
+bool under_compute_sanitizer() {
+    char exe[PATH_MAX];
+    const std::string link = "/proc/" + std::to_string(getppid()) + "/exe";
+    const ssize_t n = readlink(link.c_str(), exe, sizeof exe - 1);
+    if (n <= 0) return false;
+    exe[n] = '\0';
+    return std::strstr(exe, "/compute-sanitizer/") != nullptr;
+}
+
 template <class F>
 F symbol(void* library, const char* name) {
     return reinterpret_cast<F>(dlsym(library, name));
@@ -146,13 +161,10 @@ bool start_launch_trace(LaunchTraceMode mode) {
         s.off_reason = "--launch-trace off";
         return false;
     }
-    // A CUDA tool that injects itself may hold CUPTI; its runs are judged by the tool.
-    for (const char* variable : {"CUDA_INJECTION64_PATH", "LD_PRELOAD"}) {
-        const char* value = std::getenv(variable);
-        if (value && *value) {
-            s.off_reason = std::string("a CUDA tool is attached (") + variable + " is set)";
-            return false;
-        }
+    // compute-sanitizer holds CUPTI; its runs are judged by the tool's findings, and earn nothing.
+    if (under_compute_sanitizer()) {
+        s.off_reason = "compute-sanitizer is attached (it holds CUPTI)";
+        return false;
     }
     std::string problem = subscribe();
     if (problem.empty()) return s.running;

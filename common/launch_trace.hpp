@@ -8,9 +8,10 @@
 // CUPTI (libcupti.so) is loaded at run time, not linked: a toolkit may not ship it (Debian's and
 // Ubuntu's packages put it in a package of its own). Without it, `make labN` runs as before, and
 // nothing is traced; the grader passes --launch-trace required, which makes a missing CUPTI an
-// error. Under a CUDA tool that injects itself (compute-sanitizer, Nsight: LD_PRELOAD or
-// CUDA_INJECTION64_PATH in the environment) nothing is traced either: the tool may hold CUPTI,
-// and a sanitizer's run is scored on the tool's findings alone.
+// error. Under compute-sanitizer (the process's parent is the tool's) nothing is traced either:
+// the tool holds CUPTI, and a sanitizer's run is scored on the tool's findings alone. Under
+// another tool that holds CUPTI (Nsight Compute, `make labN-profile`), `auto` runs untraced and
+// `required` stops.
 //
 // A launch the trusted driver makes itself (poisoning an output, loading a run's inputs) is
 // made inside a TrustedLaunches scope on its thread and is not counted; every other launch, on

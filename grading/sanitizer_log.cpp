@@ -27,6 +27,13 @@ long last_summary_errors(const std::string& log) {
 
 }  // namespace
 
+// compute-sanitizer's words when the program ended before any CUDA call it could watch. A lab's
+// driver makes one first thing, so only a program that stops itself under the tool (on finding
+// that its parent is the tool's, say) ends so, hiding whatever the tool would have found; or a
+// grader whose driver options stop every program there (the launch trace once did), which this
+// makes loud: the reference's copies lose the points.
+constexpr const char* kEndedBeforeCuda = "Target application terminated before first instrumented API call";
+
 SanitizerVerdict read_sanitizer_run(const std::string& dir, const std::string& tool) {
     SanitizerVerdict v;
     SandboxOutcome end = read_sandbox_outcome(dir + "/sandbox.tsv");
@@ -42,6 +49,11 @@ SanitizerVerdict read_sanitizer_run(const std::string& dir, const std::string& t
         v.state = SanitizerVerdict::State::errors;
         v.summary = tool + " reported " + (counted > 0 ? std::to_string(counted) + " error(s)" : std::string("errors"));
         v.excerpt = log_excerpt(dir + "/log.txt", {"========= "}, 16);
+    } else if (log.find(kEndedBeforeCuda) != std::string::npos) {
+        v.state = SanitizerVerdict::State::errors;
+        v.summary = tool + ": the program ended before its first CUDA call, so the tool saw none of its work; its points "
+                           "are taken as for errors";
+        v.excerpt = log_excerpt(dir + "/log.txt", {"========= ", "error: "}, 16);
     } else if (end.outcome == "exited" && counted == 0) {
         v.state = SanitizerVerdict::State::clean;
         v.summary = tool + ": no errors";
