@@ -157,17 +157,18 @@ int cmd_run_group(ArgParser& args, int argc, char** argv) {
             log.push_back("what to time again of " + setup.dir + " is unknown: " + e.what());
         }
     }
-    RunGroupEnd end;
+    RunGroupEnd end = RunGroupEnd::done;
+    int failed = 0;
+    std::string problem;
     try {
         end = run_group(setup, work, log);
     } catch (const std::invalid_argument& e) {
-        for (const std::string& line : log) std::fprintf(stderr, "%s\n", line.c_str());
-        fail(exit_code::bad_usage, e.what());
+        failed = exit_code::bad_usage, problem = e.what();
     } catch (const std::exception& e) {
-        for (const std::string& line : log) std::fprintf(stderr, "%s\n", line.c_str());
-        fail(exit_code::io_error, std::string("the runs of ") + setup.dir + ": " + e.what());
+        failed = exit_code::io_error, problem = "the runs of " + setup.dir + ": " + e.what();
     }
-    for (const std::string& line : log) std::fprintf(stderr, "%s\n", line.c_str());
+    for (const std::string& line : log) std::fprintf(stderr, "%s\n", line.c_str());  // what ran, failed or not
+    if (failed) fail(failed, problem);
     return end == RunGroupEnd::gpu_short ? kRunAgainAlone : end == RunGroupEnd::gpu_suspect ? kAskTheGpu : 0;
 }
 

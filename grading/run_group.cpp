@@ -102,6 +102,10 @@ void trim_log(const std::string& path) {
     write_file_atomically(path, tail);
 }
 
+void append(std::vector<std::string>& command, std::initializer_list<std::string> words) {
+    command.insert(command.end(), words.begin(), words.end());
+}
+
 // A folder and those above it, as mkdir -p.
 void make_folders(const std::string& path) {
     std::error_code error;
@@ -146,7 +150,7 @@ private:
     void after_run(const std::string& sandbox_tsv, const std::string& what, bool spent, const std::string& sanitizer_log);
     void not_run(const std::vector<std::string>& folders, const std::string& reason);
     std::string log_names(const std::vector<std::string>& folders) const;
-    std::vector<std::string> driver_command(const std::string& lab) const;
+    std::vector<std::string> driver_command() const;
 
     const RunGroupSetup& s_;
     std::vector<std::string>& log_;
@@ -172,21 +176,19 @@ void Group::fresh_box(bool hidden) {
     lend(box_, s_.uid);
 }
 
-std::vector<std::string> Group::driver_command(const std::string& lab) const {
-    std::vector<std::string> command{"./build/bin/" + lab + "-graded"};
+// The graded driver's command line, the same for every process of a case (cases_file.hpp).
+std::vector<std::string> Group::driver_command() const {
+    std::vector<std::string> command{"./build/bin/" + s_.plan.lab + "-graded"};
     command.insert(command.end(), s_.driver_args.begin(), s_.driver_args.end());
-    for (const char* word : {"--cases", "cases.txt", "--out", "run-out"}) command.push_back(word);
+    append(command, {"--cases", "cases.txt", "--out", "run-out"});
     return command;
 }
 
 std::vector<std::string> Group::sandbox_command(const std::string& status, const std::string& out, const std::string& err,
                                                 long long wall) const {
     std::vector<std::string> command = s_.sandbox;
-    for (const std::string& word : {std::string("--box"), box_, std::string("--status"), status, std::string("--stdout"), out,
-                                    std::string("--stderr"), err, std::string("--wall"), std::to_string(wall),
-                                    std::string("--fsize"), std::to_string(s_.output_limit), std::string("--gpu"),
-                                    std::string("--env"), "CUDA_VISIBLE_DEVICES=" + s_.gpu})
-        command.push_back(word);
+    append(command, {"--box", box_, "--status", status, "--stdout", out, "--stderr", err, "--wall", std::to_string(wall),
+                     "--fsize", std::to_string(s_.output_limit), "--gpu", "--env", "CUDA_VISIBLE_DEVICES=" + s_.gpu});
     return command;
 }
 
@@ -240,11 +242,10 @@ bool Group::run_batch(Kind kind, const std::string& folder, const std::vector<st
     make_folders(run);
     std::vector<std::string> command =
         sandbox_command(run + "/sandbox.tsv", run + "/stdout.txt", run + "/stderr.txt", *wall);
-    for (const std::string& word : {std::string("--nproc"), std::string("128")}) command.push_back(word);
-    if (!s_.cpus.empty())
-        for (const std::string& word : {std::string("--cpus"), s_.cpus}) command.push_back(word);
+    append(command, {"--nproc", "128"});
+    if (!s_.cpus.empty()) append(command, {"--cpus", s_.cpus});
     command.push_back("--");
-    for (const std::string& word : driver_command(s_.plan.lab)) command.push_back(word);
+    for (const std::string& word : driver_command()) command.push_back(word);
     run_command(command);
     after_run(run + "/sandbox.tsv", what, budgeted, "");
     trim_log(run + "/stdout.txt");
@@ -345,11 +346,9 @@ void Group::sanitize(const std::string& script) {
         const std::string log = evidence + "/log.txt";
         std::vector<std::string> command = sandbox_command(evidence + "/sandbox.tsv", log, log, *wall);
         // The tool's threads share one process: its CPU time may run ahead of the wall clock.
-        for (const std::string& word : {std::string("--cpu"), std::to_string(4 * *wall), std::string("--nproc"),
-                                        std::string("256"), std::string("--"), std::string("bash"), std::string("-c"), script,
-                                        std::string("mk/sanitize.sh"), std::string("--as-graded"), tool})
-            command.push_back(word);
-        for (const std::string& word : driver_command(s_.plan.lab)) command.push_back(word);
+        append(command, {"--cpu", std::to_string(4 * *wall), "--nproc", "256", "--", "bash", "-c", script, "mk/sanitize.sh",
+                         "--as-graded", tool});
+        for (const std::string& word : driver_command()) command.push_back(word);
         run_command(command);
         after_run(evidence + "/sandbox.tsv", "sanitize " + who_ + " " + tool,
                   true, log);
