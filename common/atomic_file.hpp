@@ -1,5 +1,7 @@
-// Writing a file so that a reader never sees half of it: the bytes go to PATH.partial, which
-// commit() renames to PATH. A file that is never committed is removed.
+// Writing a file so that a reader never sees half of it: the bytes go to a partial file of this
+// writer's own beside PATH (PATH.partial.PID.N), which commit() renames to PATH. Two writers of
+// one PATH at once (two Slurm tasks of a grading writing its plan) each commit whole, the later
+// winning. A file that is never committed is removed.
 #pragma once
 #include <fstream>
 #include <string>
