@@ -224,9 +224,9 @@ load_secrets() {
 }
 
 # The time-limit cap and the wall margin of this run (TIME_LIMIT_CAP, WALL_MARGIN): the command
-# line's --time-limit and GRADE_WALL_MARGIN (default 10 s), else, when it resumes an earlier run
-# (--resume, a Slurm task or its collection), those of that run's plans, so that every student
-# of a class is graded with the same.
+# line's --time-limit and GRADE_WALL_MARGIN, else, when it resumes an earlier run (--resume, a
+# Slurm task or its collection), those of that run's plans, so that every student of a class is
+# graded with the same; else none, and the grader's (grading/run_ledger.hpp, WallRules).
 keep_planned_limits() {
     local earlier=$PLAN_DIR/${LABS[0]}.tsv cap
     WALL_MARGIN=${GRADE_WALL_MARGIN-}
@@ -235,7 +235,6 @@ keep_planned_limits() {
         [[ -n $TIME_LIMIT_CAP || $cap == 0 ]] || TIME_LIMIT_CAP=$cap
         [[ -n $WALL_MARGIN ]] || WALL_MARGIN=$(field_of "$earlier" margin)
     fi
-    WALL_MARGIN=${WALL_MARGIN:-10}
 }
 
 # Every lab's plan, from its manifest through `grader plan` (which checks the manifest). A case's
@@ -271,7 +270,7 @@ load_lab_plans() {
                 die "cannot copy the manifest of $lab"
         fi
         plan=$("$GRADER" plan --manifests "$MANIFESTS" --lab "$lab" --grading-seed "$GRADING_SEED" --sample-seed "$SAMPLE_SEED" \
-            ${TIME_LIMIT_CAP:+--time-limit "$TIME_LIMIT_CAP"} --margin "$WALL_MARGIN" --write "$PLAN_DIR/$lab.tsv" \
+            ${TIME_LIMIT_CAP:+--time-limit "$TIME_LIMIT_CAP"} ${WALL_MARGIN:+--margin "$WALL_MARGIN"} --write "$PLAN_DIR/$lab.tsv" \
             $([[ -n $SANITIZER ]] || echo --no-sanitizer) 2>&1) ||
             die "labs/$lab/manifest: $plan" 2
         LAB_CASES[$lab]="" SANITIZE_CASE[$lab]=""

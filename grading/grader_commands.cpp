@@ -13,6 +13,7 @@
 #include "atomic_file.hpp"
 #include "fail.hpp"
 #include "manifest.hpp"
+#include "table.hpp"  // format_general
 #include "untrusted_text.hpp"
 
 std::string read_file(const std::string& path, size_t max_bytes) {
@@ -89,7 +90,8 @@ std::map<std::string, LabPlan> load_plans(const std::string& manifests, const st
 
 void wall_options(ArgParser& args) {
     args.option("time-limit", "S", "0", "a cap on every case's time limit (grade.sh --time-limit; 0: none)");
-    args.option("margin", "S", "10", "seconds a process gets beyond its cases' limits (GRADE_WALL_MARGIN)");
+    args.option("margin", "S", format_general(WallRules{}.margin),
+                "seconds a process gets beyond its cases' limits (GRADE_WALL_MARGIN)");
 }
 
 WallRules wall_rules_from(const ArgParser& args) {
