@@ -198,7 +198,6 @@ build_tools() {
     [[ -n $NVCC && -n $CUDA_ARCH ]] || die "cannot find nvcc or the CUDA architectures (make grading-print-arch)"
     # The sandboxed builds and mk/sanitize.sh find nvcc and compute-sanitizer on PATH.
     [[ :$PATH: == *":${NVCC%/*}:"* ]] || export PATH=$PATH:${NVCC%/*}
-    SANITIZE_SCRIPT=$(<"$REPO/mk/sanitize.sh")
     SANITIZER=$(command -v compute-sanitizer || true)
     [[ -z $SANITIZER && -x ${NVCC%/*}/compute-sanitizer ]] && SANITIZER=${NVCC%/*}/compute-sanitizer
 }
