@@ -6,8 +6,8 @@ std::string format_fixed(double value, int decimals) {
     return text;
 }
 
-std::string format_general(double value) {
+std::string format_general(double value, int significant) {
     char text[64];
-    std::snprintf(text, sizeof text, "%g", value);
+    std::snprintf(text, sizeof text, "%.*g", significant, value);
     return text;
 }

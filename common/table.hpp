@@ -63,4 +63,6 @@ inline std::string csv_row(const std::vector<std::string>& fields) {
 }
 
 std::string format_fixed(double value, int decimals);  // "12.35"
-std::string format_general(double value);              // as few digits as it needs: "2", "1.15", "0.5"
+// As few digits as it needs, at most `significant` (printf's %g): "2", "1.15", "0.5"; 17 reads
+// back as the same double.
+std::string format_general(double value, int significant = 6);

@@ -7,6 +7,7 @@
 
 #include "class_report.hpp"
 #include "json_text.hpp"
+#include "table.hpp"
 
 namespace {
 
@@ -15,12 +16,6 @@ std::string quoted(const std::string& text) {
     std::string out = "'";
     for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
     return out + "'";
-}
-
-std::string number(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.6g", v);
-    return text;
 }
 
 const std::vector<StudentLab>& students_of(const ClassReportInputs& in, const std::string& lab) {
@@ -60,7 +55,7 @@ void totals_figure(const ClassReportInputs& in, const std::string& lab, std::map
     int highest = 0;
     for (size_t i = 0; i < h.counts.size(); ++i) {
         double top = std::min(double(i + 1) * h.width, std::max(max, h.width));
-        data += number(double(i) * h.width) + " " + number(top) + " " + std::to_string(h.counts[i]) + "\n";
+        data += format_general(double(i) * h.width) + " " + format_general(top) + " " + std::to_string(h.counts[i]) + "\n";
         highest = std::max(highest, h.counts[i]);
     }
     files[lab + "-totals.dat"] = data;
@@ -69,7 +64,7 @@ void totals_figure(const ClassReportInputs& in, const std::string& lab, std::map
                                           " students") +
         "set xlabel " + quoted("points (out of " + json_number(max) + "), in bins of " + json_number(h.width)) + "\n"
         "set ylabel 'students'\n"
-        "set xrange [0:" + number(std::max(max, h.width)) + "]\n"
+        "set xrange [0:" + format_general(std::max(max, h.width)) + "]\n"
         "set yrange [0:" + std::to_string(highest + 1) + "]\n" +
         (highest <= 12 ? "set ytics 1\n" : "") +
         "set style fill solid 0.6 border lc rgb 'black'\n"
@@ -88,10 +83,10 @@ void ratios_figure(const ClassReportInputs& in, const std::string& lab, std::map
         double x = double(k + 1);
         // Spread a category's points sideways, so that equal ratios stay visible.
         for (size_t j = 0; j < s.ratios.size(); ++j)
-            points += number(x + (double(j % 9) - 4) * 0.05) + " " + number(s.ratios[j]) + "\n";
-        full += number(x - 0.4) + " " + number(s.curve.full_ratio) + "\n" + number(x + 0.4) + " " + number(s.curve.full_ratio) + "\n\n";
-        zero += number(x - 0.4) + " " + number(s.curve.zero_ratio) + "\n" + number(x + 0.4) + " " + number(s.curve.zero_ratio) + "\n\n";
-        tics += std::string(k ? ", " : "") + quoted(several_cases ? s.part + " (" + s.case_name + ")" : s.part) + " " + number(x);
+            points += format_general(x + (double(j % 9) - 4) * 0.05) + " " + format_general(s.ratios[j]) + "\n";
+        full += format_general(x - 0.4) + " " + format_general(s.curve.full_ratio) + "\n" + format_general(x + 0.4) + " " + format_general(s.curve.full_ratio) + "\n\n";
+        zero += format_general(x - 0.4) + " " + format_general(s.curve.zero_ratio) + "\n" + format_general(x + 0.4) + " " + format_general(s.curve.zero_ratio) + "\n\n";
+        tics += std::string(k ? ", " : "") + quoted(several_cases ? s.part + " (" + s.case_name + ")" : s.part) + " " + format_general(x);
         low = std::min({low, s.ratios.front(), s.curve.full_ratio});
         high = std::max({high, s.ratios.back(), s.curve.zero_ratio});
     }
@@ -102,8 +97,8 @@ void ratios_figure(const ClassReportInputs& in, const std::string& lab, std::map
         preamble(lab + "-ratios.png", lab + ": each student's time over the reference solution's, by part") +
         "set logscale y\n"
         "set ylabel 'time / reference time (log scale; below 1 is faster)'\n"
-        "set xrange [0.4:" + number(double(series.size()) + 0.6) + "]\n"
-        "set yrange [" + number(low / 1.5) + ":" + number(high * 1.5) + "]\n"
+        "set xrange [0.4:" + format_general(double(series.size()) + 0.6) + "]\n"
+        "set yrange [" + format_general(low / 1.5) + ":" + format_general(high * 1.5) + "]\n"
         "set xtics (" + tics + ")" + (series.size() > 6 ? " rotate by -30" : "") + "\n"
         "set key outside bottom center horizontal\n"
         "plot " + quoted(lab + "-ratios.dat") + " using 1:2 with points pt 7 ps 0.9 lc rgb '#1f77b4' title 'a student', \\\n"

@@ -13,12 +13,6 @@
 
 namespace {
 
-std::string ms_text(double ms) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4g", ms);
-    return text;
-}
-
 std::string ratio_text(double ratio) {
     char text[32];
     std::snprintf(text, sizeof text, "%.2fx", ratio);
@@ -107,12 +101,12 @@ std::string leaderboard_markdown(const std::vector<Leaderboard>& boards, const L
         md << "| rank | who | ms | x reference |\n|---:|---|---:|---:|\n";
         bool reference_drawn = b.reference_ms <= 0;
         auto reference_line = [&] {
-            md << "| | **the reference solution** | " << ms_text(b.reference_ms) << " | 1x |\n";
+            md << "| | **the reference solution** | " << format_general(b.reference_ms, 4) << " | 1x |\n";
             reference_drawn = true;
         };
         for (const LeaderboardEntry& e : b.entries) {
             if (!reference_drawn && b.reference_ms < e.ms) reference_line();
-            md << "| " << e.rank << " | " << markdown_inline(e.name) << " | " << ms_text(e.ms) << " | " << ratio_text(e.ratio)
+            md << "| " << e.rank << " | " << markdown_inline(e.name) << " | " << format_general(e.ms, 4) << " | " << ratio_text(e.ratio)
                << " |\n";
         }
         if (!reference_drawn) reference_line();
@@ -125,9 +119,9 @@ std::string leaderboard_markdown(const std::vector<Leaderboard>& boards, const L
 std::string leaderboard_csv(const std::vector<Leaderboard>& boards) {
     std::string csv = "lab,part,case,rank,name,time_ms,ratio\n";
     for (const Leaderboard& b : boards) {
-        if (b.reference_ms > 0) csv += csv_row({b.lab, b.part, b.case_name, "", "reference", ms_text(b.reference_ms), "1"}) + "\n";
+        if (b.reference_ms > 0) csv += csv_row({b.lab, b.part, b.case_name, "", "reference", format_general(b.reference_ms, 4), "1"}) + "\n";
         for (const LeaderboardEntry& e : b.entries)
-            csv += csv_row({b.lab, b.part, b.case_name, std::to_string(e.rank), e.name, ms_text(e.ms), json_number(e.ratio)}) + "\n";
+            csv += csv_row({b.lab, b.part, b.case_name, std::to_string(e.rank), e.name, format_general(e.ms, 4), json_number(e.ratio)}) + "\n";
     }
     return csv;
 }

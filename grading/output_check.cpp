@@ -1,4 +1,5 @@
 #include "output_check.hpp"
+#include "table.hpp"
 
 #include <sys/stat.h>
 
@@ -8,12 +9,6 @@
 #include <sstream>
 
 namespace {
-
-std::string number_text(double v) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.9g", v);
-    return text;
-}
 
 }  // namespace
 
@@ -39,8 +34,8 @@ OutputVerdict verdict_of(const Comparison& c) {
     if (!v.pass) {
         const Mismatch& m = c.first.front();
         v.reason = std::to_string(c.bad) + " of " + std::to_string(c.checked) + " values wrong; the first: [" +
-                   std::to_string(m.position) + "] = " + number_text(m.got) + ", expected " + number_text(m.want) +
-                   " (allowed error " + number_text(m.allowed) + ")";
+                   std::to_string(m.position) + "] = " + format_general(m.got, 9) + ", expected " + format_general(m.want, 9) +
+                   " (allowed error " + format_general(m.allowed, 9) + ")";
     }
     return v;
 }

@@ -8,24 +8,15 @@
 
 #include "atomic_file.hpp"
 #include "result_files.hpp"
-
-namespace {
-
-std::string number_text(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.17g", value);
-    return text;
-}
-
-}  // namespace
+#include "table.hpp"
 
 void write_plan_file(const std::string& path, const PlanFile& plan) {
     Record record = {{"lab", plan.lab},
                      {"manifests", plan.manifests},
                      {"grading_seed", std::to_string(plan.grading_seed)},
                      {"sample_seed", std::to_string(plan.sample_seed)},
-                     {"time_limit", number_text(plan.time_limit)},
-                     {"margin", number_text(plan.margin)}};
+                     {"time_limit", format_general(plan.time_limit, 17)},
+                     {"margin", format_general(plan.margin, 17)}};
     write_file_atomically(path, record_line(record));
 }
 

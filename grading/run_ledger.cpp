@@ -7,17 +7,12 @@
 
 #include "args.hpp"
 #include "result_files.hpp"
+#include "table.hpp"
 
 namespace {
 
 // Whole seconds as the shell counted them (awk's %d): the fraction dropped.
 long long whole(double seconds) { return static_cast<long long>(std::trunc(seconds)); }
-
-std::string number_text(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3f", value);
-    return text;
-}
 
 // "small", "small and tiny", "small, tiny and medium".
 std::string listed(const std::vector<std::string>& items) {
@@ -138,7 +133,7 @@ std::string none_left_reason(const std::string& lab) {
 }
 
 std::string ledger_text(const RunLedger& ledger) {
-    std::string text = record_line({{"record", "ledger"}, {"budget", std::to_string(ledger.budget)}, {"spent", number_text(ledger.spent)}});
+    std::string text = record_line({{"record", "ledger"}, {"budget", std::to_string(ledger.budget)}, {"spent", format_fixed(ledger.spent, 3)}});
     for (const auto& [part, cases] : ledger.stopped_on)
         text += record_line({{"record", "stopped"}, {"part", part}, {"cases", join_list(cases, " ")}});
     return text;

@@ -21,6 +21,7 @@
 #include "stats.hpp"
 #include "timing_schedule.hpp"
 #include "untrusted_text.hpp"
+#include "table.hpp"
 
 namespace {
 
@@ -42,12 +43,6 @@ std::string first_word(const std::string& path) {
     std::string word;
     in >> word;
     return word;
-}
-
-std::string format_ms(double ms) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4g", ms);
-    return text;
 }
 
 // The reference solution timed on the student's GPU: grade.sh times it several times through
@@ -407,7 +402,7 @@ private:
             student_ms = host_scored_ms(wall_ms, record->cpu_ms, cpus);
             if (student_ms > wall_ms)
                 cpu_floor = "; scored at its CPU time over the " + std::to_string(cpus) + " CPUs it was given (" +
-                            format_ms(student_ms) + " ms), above its wall time (" + format_ms(wall_ms) +
+                            format_general(student_ms, 4) + " ms), above its wall time (" + format_general(wall_ms, 4) +
                             " ms): its threads ran on more CPUs than those";
         }
         // The part's own bound where the reference run records one, else the case's.
@@ -418,7 +413,7 @@ private:
             std::snprintf(why, sizeof why,
                           "%s ms is below the fastest this case can run on this GPU (%s ms: its work at the GPU's "
                           "peak rate); such a time cannot be an honest measurement, so it earns no points",
-                          format_ms(student_ms).c_str(), format_ms(floor_ms).c_str());
+                          format_general(student_ms, 4).c_str(), format_general(floor_ms, 4).c_str());
             ScoreItem item = perf_item(c, part, 0, why);
             item.student_ms = student_ms;
             item.reference_ms = reference_ms;
@@ -432,14 +427,14 @@ private:
         double fraction = perf_fraction(ratio, curve.full_ratio, curve.zero_ratio);
         char why[200];
         std::snprintf(why, sizeof why, "%s ms against the reference's %s ms: %.2fx (full points up to %.3gx, none from %.3gx)",
-                      format_ms(student_ms).c_str(), format_ms(reference_ms).c_str(), ratio, curve.full_ratio, curve.zero_ratio);
+                      format_general(student_ms, 4).c_str(), format_general(reference_ms, 4).c_str(), ratio, curve.full_ratio, curve.zero_ratio);
         ScoreItem item = perf_item(c, part, fraction, why);
-        if (first) item.message += "; the better of two timings (the first: " + format_ms(first->time_ms) + " ms)";
+        if (first) item.message += "; the better of two timings (the first: " + format_general(first->time_ms, 4) + " ms)";
         // A part timed on the host: how much CPU time each run used, on which CPUs (the driver
         // pins it to the --threads it is given), for whoever reads the evidence.
         if (record->cpu_ms > 0) {
             char cpu[300];
-            std::snprintf(cpu, sizeof cpu, "; CPU time %s ms a run, %.2fx its wall time, on %s", format_ms(record->cpu_ms).c_str(),
+            std::snprintf(cpu, sizeof cpu, "; CPU time %s ms a run, %.2fx its wall time, on %s", format_general(record->cpu_ms, 4).c_str(),
                           record->cpu_ms / wall_ms, record->host_cpus.empty() ? "unpinned CPUs" : record->host_cpus.c_str());
             item.message += cpu + cpu_floor;
         }
