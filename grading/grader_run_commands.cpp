@@ -64,7 +64,7 @@ int cmd_cases_file(ArgParser& args, int argc, char** argv) {
     const std::string use = args.text("for"), out = args.text("out");
     if (out.empty()) fail(exit_code::bad_usage, "--out is required");
     std::vector<std::string> printed;
-    std::vector<double> limits;  // of the manifest's cases run
+    std::vector<std::string> cases_run;  // the manifest's, for the wall
     CasesFile file;
     if (use == "checked-runs") {
         std::vector<CheckedRun> missing;
@@ -73,7 +73,7 @@ int cmd_cases_file(ArgParser& args, int argc, char** argv) {
             if (exists(args.text("reference") + "/" + checked_run_sample(case_name, part, seed))) continue;
             missing.push_back(run);
             printed.push_back(checked_run_item(run));
-            limits.push_back(case_time_limit(*plan.find_case(case_name), wall_rules_from(args)));
+            cases_run.push_back(case_name);
         }
         if (missing.empty()) return 0;
         file = make_checked_run_cases_file(plan, wall_rules_from(args), missing,
@@ -85,12 +85,12 @@ int cmd_cases_file(ArgParser& args, int argc, char** argv) {
         if (!uses.count(use)) fail(exit_code::bad_usage, "--for " + use + ": not a use of a cases file");
         file = make_cases_file(plan, wall_rules_from(args), uses.at(use), split_words(args.text("items")));
         printed = file.cases;
-        for (const std::string& name : file.cases) limits.push_back(case_time_limit(*plan.find_case(name), wall_rules_from(args)));
+        cases_run = file.cases;
     }
     if (file.lines.empty()) fail(exit_code::bad_usage, "--items names nothing to run");
     write_cases_file(out, file.lines);
     if (!args.text("wall-out").empty())
-        write_file(args.text("wall-out"), std::to_string(batch_wall(limits, wall_rules_from(args))) + "\n");
+        write_file(args.text("wall-out"), std::to_string(batch_wall_of(plan, wall_rules_from(args), cases_run)) + "\n");
     for (const std::string& line : printed) std::printf("%s\n", line.c_str());
     return 0;
 }

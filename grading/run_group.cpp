@@ -113,16 +113,18 @@ void make_folders(const std::string& path) {
     if (error) throw std::runtime_error("cannot make " + path + ": " + error.message());
 }
 
-// "STUDENT LAB" of the student x lab's folder .../STUDENT/LAB.
-std::string who_of(const std::string& dir) {
+// "STUDENT/LAB" of the student x lab's folder .../STUDENT/LAB.
+std::string student_lab_of(const std::string& dir) {
     const fs::path path(dir);
-    return path.parent_path().filename().string() + " " + path.filename().string();
+    return (path.parent_path().filename() / path.filename()).string();
 }
 
 class Group {
 public:
     Group(const RunGroupSetup& setup, std::vector<std::string>& log)
-        : s_(setup), log_(log), box_(setup.built + ".run"), parts_(setup.plan.part_names()), who_(who_of(setup.dir)) {
+        : s_(setup), log_(log), box_(setup.built + ".run"), parts_(setup.plan.part_names()),
+          student_lab_(student_lab_of(setup.dir)), who_(student_lab_) {
+        if (size_t slash = who_.rfind('/'); slash != std::string::npos) who_[slash] = ' ';
         std::error_code error;
         if (fs::exists(s_.ledger_path, error)) {
             ledger_ = read_ledger(s_.ledger_path);
@@ -156,7 +158,8 @@ private:
     std::vector<std::string>& log_;
     const std::string box_;
     const std::vector<std::string> parts_;
-    const std::string who_;  // "STUDENT LAB", for the log
+    const std::string student_lab_;  // "STUDENT/LAB", and
+    std::string who_;                // "STUDENT LAB", for the log
     RunLedger ledger_;
     bool gpu_short_ = false, gpu_suspect_ = false;
 };
@@ -204,10 +207,8 @@ void Group::after_run(const std::string& sandbox_tsv, const std::string& what, b
 }
 
 std::string Group::log_names(const std::vector<std::string>& folders) const {
-    const fs::path dir(s_.dir);
-    const std::string prefix = (dir.parent_path().filename() / dir.filename()).string();
     std::string names;
-    for (const std::string& folder : folders) names += (names.empty() ? "" : " ") + prefix + "/" + folder;
+    for (const std::string& folder : folders) names += (names.empty() ? "" : " ") + student_lab_ + "/" + folder;
     return names;
 }
 
@@ -223,9 +224,8 @@ void Group::not_run(const std::vector<std::string>& folders, const std::string& 
 // runs/CASE/FOLDER. False, running nothing, when the budget is spent.
 bool Group::run_batch(Kind kind, const std::string& folder, const std::vector<std::string>& pairs, bool hidden) {
     const CasesFile cases = make_cases_file(s_.plan, s_.rules, CasesUse::graded, pairs);
-    std::vector<double> limits;
-    for (const std::string& name : cases.cases) limits.push_back(case_time_limit(*s_.plan.find_case(name), s_.rules));
-    const long long wanted = kind == Kind::part ? process_wall(limits.at(0), s_.rules) : batch_wall(limits, s_.rules);
+    const long long wanted = kind == Kind::part ? process_wall(case_time_limit(*s_.plan.find_case(cases.cases.at(0)), s_.rules), s_.rules)
+                                                : batch_wall_of(s_.plan, s_.rules, cases.cases);
     // A second timing is the grader's choice: the ledger neither limits it nor spends it.
     const bool budgeted = spent_from_budget(kind == Kind::second_timing ? kSecondTiming : "batch");
     const std::optional<long long> wall = budgeted ? wall_within_budget(ledger_, wanted) : wanted;

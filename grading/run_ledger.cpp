@@ -45,6 +45,12 @@ long long batch_wall(const std::vector<double>& limits, const WallRules& rules) 
     return whole(double(wall) + rules.margin);
 }
 
+long long batch_wall_of(const LabPlan& plan, const WallRules& rules, const std::vector<std::string>& case_names) {
+    std::vector<double> limits;
+    for (const std::string& name : case_names) limits.push_back(case_time_limit(*plan.find_case(name), rules));
+    return batch_wall(limits, rules);
+}
+
 long long sanitizer_wall(double limit) { return whole(4 * limit + 30); }
 
 long long default_budget(const LabPlan& plan, const WallRules& rules) {

@@ -37,6 +37,8 @@ double case_time_limit(const CasePlan& c, const WallRules& rules);
 long long process_wall(double limit, const WallRules& rules);
 long long batch_wall(const std::vector<double>& limits, const WallRules& rules);
 long long sanitizer_wall(double limit);
+// batch_wall of one process running these cases of the plan (each named once or more).
+long long batch_wall_of(const LabPlan& plan, const WallRules& rules, const std::vector<std::string>& case_names);
 
 // Three of the lab's longest process walls.
 long long default_budget(const LabPlan& plan, const WallRules& rules);

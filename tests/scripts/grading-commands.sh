@@ -82,7 +82,9 @@ check "plan --write: from --lab only" refused 2 "--write: the plan is written fr
 check "plan --write: the plan holds the lab, the seeds, the cap and the margin" \
     test "$(tr '\t' '\n' <"$work/plan.tsv" | sort | paste -sd' ')" == \
     "grading_seed=7 lab=lab1 manifests=labs margin=3 sample_seed=9 time_limit=2"
-"$GRADER" cases-file --plan "$work/plan.tsv" --out "$work/planned.txt" --items "one/naive perf/naive" >/dev/null
+"$GRADER" cases-file --plan "$work/plan.tsv" --out "$work/planned.txt" --wall-out "$work/planned.wall" --items "one/naive perf/naive" >/dev/null
+check "cases-file --wall-out: one process's wall, each case's capped limit twice and the margin once (2 x 2 + 2 x 2 + 3)" \
+    test "$(cat "$work/planned.wall")" == 11
 "$GRADER" cases-file --lab lab1 --grading-seed 7 --time-limit 2 --margin 3 --out "$work/forwarded.txt" --items "one/naive perf/naive" >/dev/null
 check "--plan: the cases file is the one its options forwarded by hand made" cmp "$work/planned.txt" "$work/forwarded.txt"
 check "--plan: a plan that is not there" refused 6 "no plan $work/none.tsv" cases-file --plan "$work/none.tsv" --out "$work/c" --items one/naive

@@ -97,6 +97,10 @@ check "... and not without such a log" test "$(group --sanitize --sanitizer-scri
 check "... its runs spent (15 + 2 tools x 2 s = 19)" spent_is 19
 check "without compute-sanitizer the tools are not run, and the feedback's note says why" \
     grep -q 'compute-sanitizer is not installed' <(group --sanitize >/dev/null; cat "$RUN_DIR/students/s/lab1/sanitize/not-run.txt")
+ENDS=$'outcome=signal\texit=139\tsignal=SIGSEGV\tseconds=1'
+check "a run that ended by a signal asks for the GPU to be checked before its next student (exit 11)" \
+    test "$(group --cases one)" == 11
+check "... the log saying how it ended" grep -q 'run s lab1 one naive: signal 139' "$RUN_DIR/grading.log"
 rm -f "$ledger"
 ENDS=$short
 check "a budget of 1 s: the first batch runs (1.5 s)" test "$(group --budget 1 --cases one)" == 0
