@@ -75,6 +75,7 @@ group() {
         --ledger "$ledger" "$@" -- "$RUN_DIR/sandbox" 2>>"$RUN_DIR/grading.log"
     echo $?
 }
+fails() { ! "$@"; }
 spent_is() { awk -v want="$1" '{ for (i = 1; i <= NF; i++) if ($i ~ /^spent=/) exit !(substr($i, 7) + 0 == want + 0) }' "$ledger"; }
 export ENDS SAYS
 short=$'outcome=exited\texit=7\tseconds=1.5' failed=$'outcome=exited\texit=1\tseconds=2'
@@ -105,4 +106,24 @@ rm -f "$ledger"
 ENDS=$short
 check "a budget of 1 s: the first batch runs (1.5 s)" test "$(group --budget 1 --cases one)" == 0
 check "... and the parts it left get no run, each part's note says why" grep -q 'used up its run-time budget' "$RUN_DIR/students/s/lab1/runs/one/naive/not-run.txt"
+
+# What runs.sh makes of those ends (group_runs): a short GPU while shared runs the group again
+# with the GPU to itself; after a run that may have taken the GPU down, the grader asks the GPU
+# (GPU 99, which no machine has: the question fails here as on a GPU machine), marks it lost and
+# the student x lab not run.
+source grading/lib/common.sh
+source grading/lib/gpus.sh
+unset GRADE_ASSUME_GPU
+student=s lab=lab1 dir=$RUN_DIR/students/s/lab1 ledger_file=$RUN_DIR/ledger-runs sandbox_slot=1
+PLAN_DIR=$RUN_DIR/plan BOXES=$RUN_DIR/boxes SANDBOX=$RUN_DIR/sandbox SANDBOX_ARGS=() SANDBOX_UID_BASE=""
+DRIVER_ARGS=(--launch-trace required) REPO=$PWD LOG_FILE=$RUN_DIR/grading.log
+mkdir -p "$BOXES/s/lab1"
+ENDS=$short
+check "group_runs: a short GPU while shared, then alone: done (status 0)" group_runs shared 0 --cases one
+check "... the log says it ran again with the GPU to itself" \
+    grep -q "GPU 0 was short while shared (s lab1): run again with the GPU to itself" "$LOG_FILE"
+ENDS=$'outcome=signal\texit=139\tsignal=SIGSEGV\tseconds=1'
+check "group_runs: after a run killed by a signal, with the GPU not answering, it fails" fails group_runs shared 99 --cases one
+check "... the GPU is marked lost" test -e "$RUN_DIR/gpu-lost-99"
+check "... and the student x lab says why it was not run" grep -q "GPU 99 stopped working" "$dir/not-run.txt"
 finish
